@@ -1,0 +1,177 @@
+import { ServiceUnavailableError, renderError } from '../errors/index.ts';
+import { type Logger, resolveLogger } from '../logger/index.ts';
+import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatch.ts';
+import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
+import type { IntrospectedRoute } from '../types/index.ts';
+import { type HealthCheckOptions, type ReadinessCheckOptions, registerHealthRoute, registerReadinessRoute } from '../builtins/health.ts';
+import { introspectRoute } from './introspect.ts';
+import { type CloseListener, Lifecycle, type ShutdownListener } from './lifecycle.ts';
+import { type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './options.ts';
+import type { PluginInstalledListener } from './plugins.ts';
+import { Registry } from './registry.ts';
+import { Scope } from './scope.ts';
+
+/** Base URL of requests made with `app.request('/path')`: never a real host. */
+export const IN_PROCESS_ORIGIN = 'http://charter.local';
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** A route an adapter may serve without going through the router (Bun's native `routes`). */
+export interface AdapterRoute {
+  method: string;
+  path: string;
+  handle(request: Request): Promise<Response>;
+}
+
+/**
+ * A Charter application: register routes, then serve `app.fetch` with any runtime adapter.
+ *
+ * @example
+ * const app = new App();
+ * app.get('/hello/:name', { responses: { 200: { body: type({ hi: 'string' }) } } },
+ *   (ctx) => ({ status: 200, body: { hi: ctx.params.name } }));
+ * await app.request('/hello/ada'); // 200 {"hi":"ada"}
+ */
+export class App extends Scope {
+  readonly options: ResolvedAppOptions;
+  readonly logger: Logger;
+  readonly #lifecycle: Lifecycle;
+  readonly #host: PipelineHost;
+
+  constructor(options: AppOptions = {}) {
+    const resolved = resolveAppOptions(options);
+    const logger = resolveLogger(options.logger);
+    super(new Registry(resolved, logger, hookList(options.hooks, 'App options.hooks')), undefined);
+    this.options = resolved;
+    this.logger = logger;
+    this.#lifecycle = new Lifecycle(logger);
+    const registry = this.registry;
+    const lifecycle = this.#lifecycle;
+    const constructorOnRequest = phaseTable(registry.constructorHooks).onRequest;
+    this.#host = {
+      options: resolved,
+      logger,
+      router: registry.router,
+      constructorOnRequest,
+      get perimeterOnRequest() {
+        return registry.unmatchedPhases().perimeterOnRequest;
+      },
+      get unmatchedPhases() {
+        return registry.unmatchedPhases().plain;
+      },
+      get guardedPhases() {
+        return registry.unmatchedPhases().guarded;
+      },
+      requestStarted: () => lifecycle.started(),
+      requestFinished: () => lifecycle.finished(),
+    };
+  }
+
+  /** Answers a Request: the handler every runtime adapter calls. */
+  readonly fetch = (request: Request): Promise<Response> => {
+    if (this.#lifecycle.state !== 'serving') return Promise.resolve(this.#refuse());
+    if (this.registry.pending.length > 0) return this.ready().then(() => dispatch(this.#host, request));
+    return dispatch(this.#host, request);
+  };
+
+  /** In-process request, no port: `await app.request('/users/1')`. */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    if (input instanceof Request) return this.fetch(init === undefined ? input : new Request(input, init));
+    const url = typeof input === 'string' && input.startsWith('/') ? IN_PROCESS_ORIGIN + input : input;
+    return this.fetch(new Request(url, init));
+  }
+
+  /** Every registered route, in registration order. */
+  introspect(): IntrospectedRoute[] {
+    return this.registry.records.map(introspectRoute);
+  }
+
+  /** Resolves once every plugin (async ones included) is installed. */
+  async ready(): Promise<this> {
+    const pending = this.registry.pending;
+    while (pending.length > 0) {
+      const batch = pending.splice(0, pending.length);
+      await Promise.all(batch);
+    }
+    return this;
+  }
+
+  /** Stops the app: onShutdown listeners, drain in-flight requests (up to timeoutMs), then onClose. */
+  shutdown(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS, reason = 'shutdown'): Promise<void> {
+    return this.#lifecycle.shutdown(timeoutMs, reason);
+  }
+
+  /** Requests being answered right now. */
+  get inFlight(): number {
+    return this.#lifecycle.inFlight;
+  }
+
+  /** `serving`, then `draining` during shutdown, then `closed`. */
+  get state(): 'serving' | 'draining' | 'closed' {
+    return this.#lifecycle.state;
+  }
+
+  onPluginInstalled(listener: PluginInstalledListener): this {
+    this.registry.pluginListeners.push(listener);
+    return this;
+  }
+
+  onShutdown(listener: ShutdownListener): this {
+    this.#lifecycle.shutdownListeners.push(listener);
+    return this;
+  }
+
+  onClose(cleanup: CloseListener): this {
+    this.#lifecycle.closeListeners.push(cleanup);
+    return this;
+  }
+
+  /** GET /healthz (liveness): 200 while the process can answer at all. */
+  healthcheck(options?: HealthCheckOptions): this {
+    registerHealthRoute(this, options);
+    return this;
+  }
+
+  /** GET /readyz (readiness): 503 while a check fails or the app is shutting down. */
+  readinesscheck(options?: ReadinessCheckOptions): this {
+    registerReadinessRoute(this, options, () => this.#lifecycle.state === 'serving');
+    return this;
+  }
+
+  /**
+   * For runtime adapters: routes with a fully static path, each with a handler that skips the
+   * router (the Bun adapter hands them to `Bun.serve`'s native `routes` table).
+   */
+  adapterRoutes(): AdapterRoute[] {
+    const out: AdapterRoute[] = [];
+    for (const { method, path, value, isStatic } of this.registry.router.routes()) {
+      if (!isStatic) continue;
+      const slot: RouteSlot = value;
+      const preMatched = { slot, params: EMPTY_PARAMS };
+      out.push({
+        method,
+        path,
+        handle: (request) => {
+          if (this.#lifecycle.state !== 'serving') return Promise.resolve(this.#refuse());
+          return dispatch(this.#host, request, preMatched);
+        },
+      });
+    }
+    return out;
+  }
+
+  #refuse(): Response {
+    const response = renderError(
+      new ServiceUnavailableError({ detail: 'The server is shutting down', retryAfterSeconds: 1 }),
+      this.options.production,
+    ).response;
+    response.headers.set('connection', 'close');
+    return response;
+  }
+}
+
+/** Same as `new App(options)`. */
+export function createApp(options?: AppOptions): App {
+  return new App(options);
+}

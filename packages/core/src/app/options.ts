@@ -1,0 +1,143 @@
+import type { Logger, LogLevel } from '../logger/index.ts';
+import type { HookInput } from '../types/index.ts';
+
+/** Limits for multipart/form-data bodies. */
+export interface MultipartLimits {
+  /** Largest single file, in bytes; default 10 MiB (still capped by bodyLimitBytes). */
+  maxFileBytes?: number;
+  /** Most fields (files included); default 100. */
+  maxFields?: number;
+  /** Most files; default 10. */
+  maxFiles?: number;
+}
+
+/** Options of `new App(options)` / `createApp(options)`. */
+export interface AppOptions {
+  /** OpenAPI document metadata. */
+  title?: string;
+  version?: string;
+  description?: string;
+  /** Largest request body, in bytes, on every route (raw `ctx.request` reads included); default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Media types a route with a body accepts; default JSON, urlencoded form and multipart form. */
+  allowedContentTypes?: readonly string[];
+  /** Time for hooks, body read and handler together, in ms; default 30000; 0 disables. */
+  requestTimeoutMs?: number;
+  /** Status of the timeout problem: 408 (default), 503 or 504. */
+  requestTimeoutStatus?: 408 | 503 | 504;
+  /** Most request header fields; default 100 (so 99 usable); 0 disables. */
+  maxHeaderCount?: number;
+  multipart?: MultipartLimits;
+  /** Production mode redacts internal error detail; default from NODE_ENV. */
+  production?: boolean;
+  /** Default from NODE_ENV; `production` implies `production: true`. */
+  env?: 'development' | 'production' | 'test';
+  /** A Logger, a level for the built-in JSON-lines logger, or false to silence. */
+  logger?: Logger | { level?: LogLevel } | false;
+  /** Status code logged when a client disconnects before the response; default 499. */
+  disconnectStatusCode?: number;
+  /** Validate handler response bodies against the declared schemas; default true. */
+  validateResponses?: boolean;
+  /** Hooks for every request, unmatched 404/405 included. */
+  hooks?: HookInput;
+}
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedAppOptions {
+  readonly title: string | undefined;
+  readonly version: string | undefined;
+  readonly description: string | undefined;
+  readonly bodyLimitBytes: number;
+  readonly allowedContentTypes: readonly string[];
+  readonly requestTimeoutMs: number;
+  readonly requestTimeoutStatus: 408 | 503 | 504;
+  readonly maxHeaderCount: number;
+  readonly multipart: Required<MultipartLimits>;
+  readonly production: boolean;
+  readonly env: 'development' | 'production' | 'test';
+  readonly disconnectStatusCode: number;
+  readonly validateResponses: boolean;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_HEADER_COUNT = 100;
+export const DEFAULT_ALLOWED_CONTENT_TYPES: readonly string[] = Object.freeze([
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+]);
+
+/** Thrown by the App constructor for an invalid option; the message names the option. */
+export class AppOptionsError extends TypeError {
+  constructor(option: string, problem: string) {
+    super(`Invalid App option "${option}": ${problem}`);
+    this.name = 'AppOptionsError';
+  }
+}
+
+function nonNegativeInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value) || value < 0) {
+    throw new AppOptionsError(name, `must be a finite non-negative integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  const n = nonNegativeInteger(name, value, fallback);
+  if (n === 0) throw new AppOptionsError(name, 'must be at least 1');
+  return n;
+}
+
+function nodeEnv(): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
+}
+
+/** Validates the options, fills defaults and freezes the result. */
+export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions {
+  if (typeof options !== 'object' || options === null) throw new AppOptionsError('options', 'must be an object');
+  const fromNodeEnv = nodeEnv();
+  const env = options.env ?? (fromNodeEnv === 'production' || fromNodeEnv === 'test' ? fromNodeEnv : 'development');
+  if (env !== 'development' && env !== 'production' && env !== 'test') {
+    throw new AppOptionsError('env', `must be "development", "production" or "test", got ${String(env)}`);
+  }
+  if (options.production !== undefined && typeof options.production !== 'boolean') {
+    throw new AppOptionsError('production', 'must be a boolean');
+  }
+  const timeoutStatus = options.requestTimeoutStatus ?? 408;
+  if (timeoutStatus !== 408 && timeoutStatus !== 503 && timeoutStatus !== 504) {
+    throw new AppOptionsError('requestTimeoutStatus', `must be 408, 503 or 504, got ${String(timeoutStatus)}`);
+  }
+  const types = options.allowedContentTypes ?? DEFAULT_ALLOWED_CONTENT_TYPES;
+  if (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !t.includes('/'))) {
+    throw new AppOptionsError('allowedContentTypes', 'must be an array of media types such as "application/json"');
+  }
+  const multipart = options.multipart ?? {};
+  const disconnect = nonNegativeInteger('disconnectStatusCode', options.disconnectStatusCode, 499);
+  if (disconnect < 100 || disconnect > 999) {
+    throw new AppOptionsError('disconnectStatusCode', 'must be a three-digit status code');
+  }
+  if (options.validateResponses !== undefined && typeof options.validateResponses !== 'boolean') {
+    throw new AppOptionsError('validateResponses', 'must be a boolean');
+  }
+  return Object.freeze({
+    title: options.title,
+    version: options.version,
+    description: options.description,
+    bodyLimitBytes: nonNegativeInteger('bodyLimitBytes', options.bodyLimitBytes, DEFAULT_BODY_LIMIT_BYTES),
+    allowedContentTypes: Object.freeze(types.map((t) => t.toLowerCase())),
+    requestTimeoutMs: nonNegativeInteger('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
+    requestTimeoutStatus: timeoutStatus,
+    maxHeaderCount: nonNegativeInteger('maxHeaderCount', options.maxHeaderCount, DEFAULT_MAX_HEADER_COUNT),
+    multipart: Object.freeze({
+      maxFileBytes: positiveInteger('multipart.maxFileBytes', multipart.maxFileBytes, 10 * 1024 * 1024),
+      maxFields: positiveInteger('multipart.maxFields', multipart.maxFields, 100),
+      maxFiles: nonNegativeInteger('multipart.maxFiles', multipart.maxFiles, 10),
+    }),
+    production: options.production ?? env === 'production',
+    env,
+    disconnectStatusCode: disconnect,
+    validateResponses: options.validateResponses ?? true,
+  });
+}

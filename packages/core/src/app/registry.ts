@@ -1,0 +1,157 @@
+import type { Logger } from '../logger/index.ts';
+import { type CompiledRoute, compileRoute } from '../pipeline/compiled-route.ts';
+import type { RouteSlot } from '../pipeline/dispatch.ts';
+import { type PhaseTable, phaseTable } from '../pipeline/hook-layers.ts';
+import { Router } from '../router/index.ts';
+import { type AnyRouteDefinition, type AuthSpec, HTTP_METHODS, type Hooks } from '../types/index.ts';
+import type { ResolvedAppOptions } from './options.ts';
+import type { PluginInstalledListener } from './plugins.ts';
+import type { Scope } from './scope.ts';
+
+/** One registered route, as declared, with what its scope added (full path, tags, auth). */
+export interface RouteRecord {
+  readonly definition: AnyRouteDefinition;
+  readonly scope: Scope;
+  readonly path: string;
+  readonly operationId: string | undefined;
+  readonly tags: readonly string[] | undefined;
+  readonly auth: AuthSpec | undefined;
+}
+
+interface UnmatchedPhases {
+  readonly generation: number;
+  readonly plain: PhaseTable;
+  readonly guarded: PhaseTable;
+  readonly perimeterOnRequest: PhaseTable['onRequest'];
+}
+
+/** The router's value: compiles its route on first use, and again after hooks change. */
+class Slot implements RouteSlot {
+  record: RouteRecord;
+  readonly #registry: Registry;
+  #compiled: CompiledRoute | undefined = undefined;
+  #generation = -1;
+
+  constructor(registry: Registry, record: RouteRecord) {
+    this.#registry = registry;
+    this.record = record;
+  }
+
+  /** Points the slot at another route (an explicit HEAD replacing the derived one). */
+  replace(record: RouteRecord): void {
+    this.record = record;
+    this.#compiled = undefined;
+  }
+
+  compiled(): CompiledRoute {
+    if (this.#generation !== this.#registry.generation || this.#compiled === undefined) {
+      this.#compiled = this.#registry.compile(this.record);
+      this.#generation = this.#registry.generation;
+    }
+    return this.#compiled;
+  }
+}
+
+/** Shared state of one App and all its scopes: routes, router, hooks, plugins, listeners. */
+export class Registry {
+  readonly options: ResolvedAppOptions;
+  readonly logger: Logger;
+  readonly router = new Router<RouteSlot>();
+  readonly records: RouteRecord[] = [];
+  readonly constructorHooks: readonly Hooks[];
+  readonly perimeterHooks: Hooks[] = [];
+  /** Bumped whenever hooks change, so compiled routes are rebuilt with the new layers. */
+  generation = 0;
+  readonly #operationIds = new Set<string>();
+  readonly #derivedHead = new Map<string, Slot>();
+  readonly installedPlugins = new Map<string, { stateful: boolean }>();
+  readonly pending: Promise<unknown>[] = [];
+  readonly pluginListeners: PluginInstalledListener[] = [];
+  #unmatched: UnmatchedPhases | undefined;
+
+  constructor(options: ResolvedAppOptions, logger: Logger, constructorHooks: readonly Hooks[]) {
+    this.options = options;
+    this.logger = logger;
+    this.constructorHooks = constructorHooks;
+  }
+
+  invalidate(): void {
+    this.generation++;
+  }
+
+  addRoute(record: RouteRecord): void {
+    const { definition, path } = record;
+    const where = `Route ${String(definition.method)} ${path}`;
+    if (!HTTP_METHODS.includes(definition.method)) {
+      throw new TypeError(`${where}: method must be one of ${HTTP_METHODS.join(', ')}`);
+    }
+    if (typeof definition.handler !== 'function') throw new TypeError(`${where}: handler must be a function`);
+    const { responses } = definition;
+    if (typeof responses !== 'object' || responses === null || Object.keys(responses).length === 0) {
+      throw new TypeError(`${where}: responses must declare at least one status`);
+    }
+    for (const key of Object.keys(responses)) {
+      const status = Number(key);
+      if (!Number.isInteger(status) || status < 100 || status > 599) {
+        throw new TypeError(`${where}: response status "${key}" must be an integer from 100 to 599`);
+      }
+    }
+    if (record.operationId !== undefined) {
+      if (typeof record.operationId !== 'string' || record.operationId === '') {
+        throw new TypeError(`${where}: operationId must be a non-empty string`);
+      }
+      if (this.#operationIds.has(record.operationId)) {
+        throw new TypeError(`${where}: operationId "${record.operationId}" is already used by another route`);
+      }
+    }
+    const slot = new Slot(this, record);
+    // Compiling now surfaces bad schemas at registration, not at the first request.
+    slot.compiled();
+    const headKey = `HEAD ${path}`;
+    if (definition.method === 'HEAD' && this.#derivedHead.has(headKey)) {
+      // An explicit HEAD takes over the one derived from GET.
+      const derived = this.#derivedHead.get(headKey) as Slot;
+      derived.replace(record);
+      this.#derivedHead.delete(headKey);
+    } else {
+      this.router.add(definition.method, path, slot);
+    }
+    if (definition.method === 'GET' && !this.router.has('HEAD', path)) {
+      const head = new Slot(this, record);
+      this.router.add('HEAD', path, head);
+      this.#derivedHead.set(headKey, head);
+    }
+    if (record.operationId !== undefined) this.#operationIds.add(record.operationId);
+    this.records.push(record);
+  }
+
+  compile(record: RouteRecord): CompiledRoute {
+    const scopedLayers: Hooks[] = [];
+    const chain: Scope[] = [];
+    for (let s: Scope | undefined = record.scope; s !== undefined && !s.isRoot; s = s.parent) chain.unshift(s);
+    for (const scope of chain) scopedLayers.push(...scope.layers());
+    scopedLayers.push(...record.scope.routeHookList(record.definition));
+    return compileRoute({
+      definition: record.definition,
+      path: record.path,
+      operationId: record.operationId,
+      globalLayers: [...this.constructorHooks, ...this.perimeterHooks],
+      scopedLayers,
+      decorations: record.scope.decorations,
+      options: this.options,
+    });
+  }
+
+  /** Hooks for requests that match no route: constructor hooks, plus app.use ones if a guard answered. */
+  unmatchedPhases(): UnmatchedPhases {
+    if (this.#unmatched === undefined || this.#unmatched.generation !== this.generation) {
+      this.#unmatched = {
+        generation: this.generation,
+        plain: phaseTable(this.constructorHooks),
+        guarded: phaseTable([...this.constructorHooks, ...this.perimeterHooks]),
+        perimeterOnRequest: phaseTable(this.perimeterHooks).onRequest,
+      };
+    }
+    return this.#unmatched;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * @module charter
+ * The core of Charter: the App, routes, hooks, validation with any Standard Schema, and RFC 9457
+ * errors. Runtime-neutral: no `node:` imports, so it runs on Bun, Node, Deno and workers.
+ */
+export * from './app/index.ts';
+export * from './errors/index.ts';
+export * from './logger/index.ts';
+export { RouteDefinitionError } from './router/index.ts';
+export * from './schema/index.ts';
+export * from './security/index.ts';
+export * from './types/index.ts';

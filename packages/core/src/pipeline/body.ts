@@ -1,0 +1,104 @@
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.ts';
+import { declaredLength, readBodyLimited } from '../security/body-limit.ts';
+import { safeJsonParse } from '../security/safe-json.ts';
+import type { MultipartLimits } from '../app/options.ts';
+
+/** The media type of a Content-Type value: lower case, parameters dropped (RFC 9110 §8.3.1). */
+export function mediaType(contentType: string | null): string | undefined {
+  if (contentType === null) return undefined;
+  const semi = contentType.indexOf(';');
+  const essence = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return essence.length === 0 ? undefined : essence;
+}
+
+/** Whether a media type is in an allowlist; entries may be `type/*` or `*\/*`. */
+export function isAllowedMediaType(type: string, allowed: readonly string[]): boolean {
+  for (const entry of allowed) {
+    if (entry === type || entry === '*/*') return true;
+    if (entry.endsWith('/*') && type.startsWith(entry.slice(0, -1))) return true;
+  }
+  return false;
+}
+
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function decodeText(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new BadRequestError('The request body is not valid UTF-8');
+  }
+}
+
+function formToObject(entries: Iterable<[string, FormDataEntryValue | string]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of entries) {
+    if (key === '__proto__') continue;
+    if (!Object.hasOwn(out, key)) out[key] = value;
+    else if (Array.isArray(out[key])) (out[key] as unknown[]).push(value);
+    else out[key] = [out[key], value];
+  }
+  return out;
+}
+
+export interface BodyReadOptions {
+  limit: number;
+  allowed: readonly string[];
+  multipart: Required<MultipartLimits>;
+}
+
+/**
+ * Step 4's body read: checks the media type (415), reads within the limit (413) and parses JSON,
+ * forms and text. An empty body gives `undefined`, and the schema decides whether that is valid.
+ */
+export async function readAndParseBody(request: Request, options: BodyReadOptions): Promise<unknown> {
+  const type = mediaType(request.headers.get('content-type'));
+  const length = declaredLength(request);
+  if (request.body === null || length === 0) return undefined;
+  if (type === undefined) {
+    throw new UnsupportedMediaTypeError(`A request body needs a Content-Type; accepted: ${options.allowed.join(', ')}`);
+  }
+  if (!isAllowedMediaType(type, options.allowed)) {
+    throw new UnsupportedMediaTypeError(
+      `Content-Type "${type}" is not accepted here; accepted: ${options.allowed.join(', ')}`,
+    );
+  }
+  const bytes = await readBodyLimited(request, options.limit);
+  if (bytes.byteLength === 0) return undefined;
+  if (isJsonMediaType(type)) return safeJsonParse(decodeText(bytes));
+  if (type === 'application/x-www-form-urlencoded') return formToObject(new URLSearchParams(decodeText(bytes)));
+  if (type === 'multipart/form-data') return parseMultipart(request, bytes, options.multipart);
+  if (type.startsWith('text/')) return decodeText(bytes);
+  return bytes;
+}
+
+async function parseMultipart(
+  request: Request,
+  bytes: Uint8Array,
+  limits: Required<MultipartLimits>,
+): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
+  } catch {
+    throw new BadRequestError('The multipart body is malformed');
+  }
+  let fields = 0;
+  let files = 0;
+  for (const [, value] of form) {
+    fields++;
+    if (typeof value !== 'string') {
+      files++;
+      if (value.size > limits.maxFileBytes) {
+        throw new PayloadTooLargeError(`A file exceeds the limit of ${limits.maxFileBytes} bytes`);
+      }
+    }
+  }
+  if (fields > limits.maxFields) throw new PayloadTooLargeError(`The form has more than ${limits.maxFields} fields`);
+  if (files > limits.maxFiles) throw new PayloadTooLargeError(`The form has more than ${limits.maxFiles} files`);
+  return formToObject(form);
+}

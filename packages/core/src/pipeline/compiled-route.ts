@@ -1,0 +1,110 @@
+import type { ResolvedAppOptions } from '../app/options.ts';
+import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } from '../schema/index.ts';
+import type { IssueLocation } from '../errors/index.ts';
+import type { AnyRouteDefinition, HttpMethod, Hooks, ResponseSpec, RouteInfo } from '../types/index.ts';
+import { type PhaseTable, phaseTable } from './hook-layers.ts';
+
+/** How one request part (params, query, headers) is validated, decided at registration. */
+export interface PartPlan {
+  readonly location: IssueLocation;
+  readonly schema: AnySchema;
+  /** Conversions from text, from the schema's JSON Schema; undefined means coerce from issues. */
+  readonly coercion: CoercionPlan | undefined;
+}
+
+/** How one declared status is answered. */
+export interface ResponsePlan {
+  readonly status: number;
+  readonly schema: AnySchema | undefined;
+  readonly contentType: string | undefined;
+}
+
+/**
+ * A route with every per-request decision already made: which parts to validate, whether to read
+ * a body, which hooks run in each phase. The pipeline only follows this plan.
+ */
+export interface CompiledRoute {
+  readonly definition: AnyRouteDefinition;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly info: RouteInfo;
+  /** Every layer, composed: constructor, app.use, group/plugin scopes, route. */
+  readonly hooks: PhaseTable;
+  /** onRequest hooks of the scoped layers (the global ones ran before routing). */
+  readonly scopedOnRequest: PhaseTable['onRequest'];
+  readonly params: PartPlan | undefined;
+  readonly query: PartPlan | undefined;
+  readonly headers: PartPlan | undefined;
+  readonly body: AnySchema | undefined;
+  readonly contentTypes: readonly string[];
+  readonly bodyLimitBytes: number;
+  readonly responses: ReadonlyMap<number, ResponsePlan>;
+  readonly declaredStatuses: string;
+  readonly validateResponses: boolean;
+  readonly acknowledgeRawResponse: boolean;
+  readonly decorations: object;
+  readonly handler: AnyRouteDefinition['handler'];
+}
+
+export interface CompileInput {
+  definition: AnyRouteDefinition;
+  /** Full path, group and plugin prefixes included. */
+  path: string;
+  operationId: string | undefined;
+  /** Global layers (constructor hooks, then root app.use). */
+  globalLayers: readonly Hooks[];
+  /** Scope and route layers, outermost first. */
+  scopedLayers: readonly Hooks[];
+  decorations: object;
+  options: ResolvedAppOptions;
+}
+
+function schemaOf(value: unknown, where: string): AnySchema | undefined {
+  if (value === undefined) return undefined;
+  if (!isStandardSchema(value)) {
+    throw new TypeError(
+      `${where} must be a Standard Schema (arktype, zod, valibot, or typebox(...) for TypeBox); got ${typeof value}`,
+    );
+  }
+  return value;
+}
+
+function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartPlan | undefined {
+  return schema === undefined ? undefined : { location, schema, coercion: planCoercion(schema) };
+}
+
+export function compileRoute(input: CompileInput): CompiledRoute {
+  const { definition, path, options } = input;
+  const where = `Route ${definition.method} ${path}`;
+  const request = definition.request ?? {};
+  const responses = new Map<number, ResponsePlan>();
+  for (const [key, spec] of Object.entries(definition.responses as Record<string, ResponseSpec | undefined>)) {
+    const status = Number(key);
+    responses.set(status, {
+      status,
+      schema: schemaOf(spec?.body, `${where}: responses[${key}].body`),
+      contentType: spec?.contentType,
+    });
+  }
+  const contentTypes = request.contentTypes ?? options.allowedContentTypes;
+  return Object.freeze({
+    definition,
+    method: definition.method,
+    path,
+    info: Object.freeze({ method: definition.method, path, operationId: input.operationId }),
+    hooks: phaseTable([...input.globalLayers, ...input.scopedLayers]),
+    scopedOnRequest: phaseTable(input.scopedLayers).onRequest,
+    params: partPlan('params', schemaOf(request.params, `${where}: request.params`)),
+    query: partPlan('query', schemaOf(request.query, `${where}: request.query`)),
+    headers: partPlan('headers', schemaOf(request.headers, `${where}: request.headers`)),
+    body: schemaOf(request.body, `${where}: request.body`),
+    contentTypes: contentTypes.map((t: string) => t.toLowerCase()),
+    bodyLimitBytes: options.bodyLimitBytes,
+    responses,
+    declaredStatuses: [...responses.keys()].join(', '),
+    validateResponses: options.validateResponses,
+    acknowledgeRawResponse: definition.acknowledgeNoResponseBodySchema === true,
+    decorations: input.decorations,
+    handler: definition.handler,
+  });
+}

@@ -1,0 +1,100 @@
+import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
+import type { CompiledRoute } from './compiled-route.ts';
+import { limitedRequest } from '../security/body-limit.ts';
+import { headerMap, parseQuery } from './request-parts.ts';
+
+/**
+ * Per-request facts the pipeline shares between its steps: the route once matched, the context
+ * once built, and the abort controller that the timeout fires.
+ */
+export class Exchange {
+  readonly request: Request;
+  route: CompiledRoute | undefined = undefined;
+  ctx: RequestContext | undefined = undefined;
+  /** True when an `app.use` perimeter guard answered or threw in onRequest. */
+  guardAnswered = false;
+  #controller: AbortController | undefined = undefined;
+
+  constructor(request: Request) {
+    this.request = request;
+  }
+
+  /** Aborts on timeout and when the client goes away; created only when someone listens. */
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.#controller?.abort(reason);
+  }
+}
+
+/** The context hooks and handlers receive. Raw parts are parsed lazily, on first read. */
+export class RequestContext {
+  readonly route: RouteInfo;
+  params: unknown;
+  body: unknown = undefined;
+  readonly #exchange: Exchange;
+  readonly #compiled: CompiledRoute;
+  readonly #search: string;
+  #query: unknown = undefined;
+  #headers: unknown = undefined;
+  #state: State | undefined = undefined;
+  #set: ResponseSetter | undefined = undefined;
+  #request: Request | undefined = undefined;
+
+  constructor(exchange: Exchange, route: CompiledRoute, params: Record<string, string>, search: string) {
+    this.#exchange = exchange;
+    this.#compiled = route;
+    this.route = route.info;
+    this.params = params;
+    this.#search = search;
+  }
+
+  /**
+   * The request as user code sees it: its body is held to the route's limit (a raw read past it
+   * fails with 413) and its signal aborts when the request times out.
+   */
+  get request(): Request {
+    this.#request ??= limitedRequest(this.#exchange.request, this.#compiled.bodyLimitBytes, this.#exchange.signal);
+    return this.#request;
+  }
+
+  /** Where the pipeline reads the body from: the wrapped request once user code has touched it. */
+  get bodySource(): Request {
+    return this.#request ?? this.#exchange.request;
+  }
+
+  get query(): unknown {
+    this.#query ??= parseQuery(this.#search);
+    return this.#query;
+  }
+  set query(value: unknown) {
+    this.#query = value;
+  }
+
+  get headers(): unknown {
+    this.#headers ??= headerMap(this.#exchange.request.headers);
+    return this.#headers;
+  }
+  set headers(value: unknown) {
+    this.#headers = value;
+  }
+
+  get state(): State {
+    // Decorations sit on the prototype: visible to reads, never shared by writes.
+    this.#state ??= Object.create(this.#compiled.decorations) as State;
+    return this.#state;
+  }
+
+  get set(): ResponseSetter {
+    this.#set ??= { status: undefined, headers: new Headers() };
+    return this.#set;
+  }
+
+  /** Headers set through `ctx.set`, if any were (avoids creating a Headers object per request). */
+  get pendingHeaders(): Headers | undefined {
+    return this.#set?.headers;
+  }
+}

@@ -1,0 +1,193 @@
+import type { ResolvedAppOptions } from '../app/options.ts';
+import {
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RequestHeaderFieldsTooLargeError,
+  renderError,
+} from '../errors/index.ts';
+import type { Logger } from '../logger/index.ts';
+import type { Router } from '../router/index.ts';
+import type { CompiledRoute } from './compiled-route.ts';
+import { Exchange, RequestContext } from './context.ts';
+import type { PhaseList, PhaseTable } from './hook-layers.ts';
+import { headerCount, splitUrl } from './request-parts.ts';
+import { withPendingHeaders } from './respond.ts';
+import { runRoute } from './run-route.ts';
+import { withTimeout } from './timeout.ts';
+
+/** A router entry: resolves to the compiled route (compiled lazily, recompiled when hooks change). */
+export interface RouteSlot {
+  compiled(): CompiledRoute;
+}
+
+/** What the pipeline needs from the App. */
+export interface PipelineHost {
+  readonly options: ResolvedAppOptions;
+  readonly logger: Logger;
+  readonly router: Router<RouteSlot>;
+  /** onRequest of the constructor hooks, then of root `app.use`, run before routing. */
+  readonly constructorOnRequest: PhaseList<'onRequest'>;
+  readonly perimeterOnRequest: PhaseList<'onRequest'>;
+  /** Hooks for an unmatched request: constructor hooks only, or also app.use when a guard answered. */
+  readonly unmatchedPhases: PhaseTable;
+  readonly guardedPhases: PhaseTable;
+  requestStarted(): void;
+  requestFinished(): void;
+}
+
+/** A route the adapter already matched (Bun's native static routes). */
+export interface PreMatched {
+  slot: RouteSlot;
+  params: Record<string, string>;
+}
+
+/**
+ * The request pipeline, step by step as in the docs' table:
+ *   0. perimeter guards (header count)        5. beforeHandle
+ *   1. onRequest                              6. handler
+ *   2. route match (404 / 405 / 400)          7. afterHandle
+ *   3. preBody                                8. onSend, then onResponse
+ *   4. validation (params, query, headers, then body)
+ * Any throw goes to onError and becomes an RFC 9457 problem; steps 0-7 run under the timeout.
+ */
+export async function dispatch(host: PipelineHost, request: Request, preMatched?: PreMatched): Promise<Response> {
+  const exchange = new Exchange(request);
+  host.requestStarted();
+  try {
+    let response: Response;
+    try {
+      const work = handle(host, exchange, preMatched);
+      const ms = host.options.requestTimeoutMs;
+      response = await (ms > 0 ? withTimeout(work, ms, host.options.requestTimeoutStatus, exchange) : work);
+    } catch (error) {
+      response = await recover(host, exchange, error);
+    }
+    return await finish(host, exchange, response);
+  } finally {
+    host.requestFinished();
+  }
+}
+
+async function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
+  const request = exchange.request;
+
+  // 0. Perimeter: the header-count guard runs before any hook sees the request (RFC 6585 §5).
+  const max = host.options.maxHeaderCount;
+  if (max > 0 && headerCount(request.headers) >= max) {
+    throw new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
+  }
+
+  // 1. onRequest: constructor hooks, then app.use perimeter guards.
+  if (host.constructorOnRequest !== undefined) {
+    for (const hook of host.constructorOnRequest) {
+      let out = hook(request);
+      if (out instanceof Promise) out = await out;
+      if (out instanceof Response) return out;
+    }
+  }
+  if (host.perimeterOnRequest !== undefined) {
+    try {
+      for (const hook of host.perimeterOnRequest) {
+        let out = hook(request);
+        if (out instanceof Promise) out = await out;
+        if (out instanceof Response) {
+          exchange.guardAnswered = true;
+          return out;
+        }
+      }
+    } catch (error) {
+      exchange.guardAnswered = true;
+      throw error;
+    }
+  }
+
+  // 2. Route match.
+  const { pathname, search } = splitUrl(request.url);
+  let slot: RouteSlot;
+  let params: Record<string, string>;
+  if (preMatched !== undefined) {
+    slot = preMatched.slot;
+    params = preMatched.params;
+  } else {
+    const found = host.router.find(request.method, pathname);
+    if (found.kind === 'not-found') throw new NotFoundError(`No route matches ${request.method} ${pathname}`);
+    if (found.kind === 'method-not-allowed') {
+      throw new MethodNotAllowedError(found.allowed, `${request.method} is not allowed on ${pathname}`);
+    }
+    if (found.kind === 'bad-path') throw new BadRequestError(`The request path is not acceptable: ${found.reason}`);
+    slot = found.value;
+    params = found.params;
+  }
+  const route = slot.compiled();
+  const ctx = new RequestContext(exchange, route, params, search);
+  exchange.route = route;
+  exchange.ctx = ctx;
+
+  // 3-7. preBody, validation, beforeHandle, handler, afterHandle.
+  return runRoute(route, ctx, host.options);
+}
+
+function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
+  return exchange.route?.hooks ?? (exchange.guardAnswered ? host.guardedPhases : host.unmatchedPhases);
+}
+
+/** The error path: onError hooks may answer; otherwise the error becomes a problem document. */
+async function recover(host: PipelineHost, exchange: Exchange, error: unknown): Promise<Response> {
+  const ctx = exchange.ctx;
+  const onError = phasesFor(host, exchange).onError;
+  if (onError !== undefined) {
+    for (const hook of onError) {
+      try {
+        let out = hook(error, ctx);
+        if (out instanceof Promise) out = await out;
+        if (out instanceof Response) return withPendingHeaders(out, ctx?.pendingHeaders);
+      } catch (hookError) {
+        host.logger.error('An onError hook threw', { error: hookError });
+      }
+    }
+  }
+  const rendered = renderError(error, host.options.production, ctx?.pendingHeaders);
+  if (rendered.unexpected) {
+    host.logger.error('Request failed with an unexpected error', {
+      method: exchange.request.method,
+      route: exchange.route?.path,
+      status: rendered.error.status,
+      error,
+    });
+  }
+  return rendered.response;
+}
+
+/** Step 8: onSend may replace the response, then onResponse observes it. */
+async function finish(host: PipelineHost, exchange: Exchange, response: Response): Promise<Response> {
+  const phases = phasesFor(host, exchange);
+  const ctx = exchange.ctx;
+  if (phases.onSend !== undefined) {
+    try {
+      for (const hook of phases.onSend) {
+        let out = hook(response, ctx);
+        if (out instanceof Promise) out = await out;
+        if (out instanceof Response) response = out;
+      }
+    } catch (error) {
+      host.logger.error('An onSend hook threw', { error });
+      response = renderError(error, host.options.production).response;
+    }
+  }
+  // RFC 9110 §9.3.2: HEAD answers as GET would, without content.
+  if (exchange.request.method === 'HEAD' && response.body !== null) {
+    response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  if (phases.onResponse !== undefined) {
+    for (const hook of phases.onResponse) {
+      try {
+        const out = hook(response, ctx);
+        if (out instanceof Promise) await out;
+      } catch (error) {
+        host.logger.error('An onResponse hook threw', { error });
+      }
+    }
+  }
+  return response;
+}

@@ -1,0 +1,125 @@
+import { InternalError } from '../errors/index.ts';
+import { flattenIssues, type StandardResult } from '../schema/index.ts';
+import type { AnyHandlerResult } from '../types/index.ts';
+import { isJsonMediaType, mediaType } from './body.ts';
+import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
+import type { RequestContext } from './context.ts';
+
+// RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+const JSON_TYPE = 'application/json';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+function isPassThroughBody(body: unknown): body is BodyInit {
+  return (
+    body instanceof ReadableStream ||
+    body instanceof Blob ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams
+  );
+}
+
+/** Copies headers set through `ctx.set` onto a response, cloning it when its headers are immutable. */
+export function withPendingHeaders(response: Response, pending: Headers | undefined): Response {
+  if (pending === undefined) return response;
+  let target = response;
+  for (const [name, value] of pending) {
+    if (target.headers.has(name)) continue;
+    try {
+      target.headers.set(name, value);
+    } catch {
+      // Responses from fetch() or Response.redirect() have immutable headers (Fetch §5.4 guard).
+      target = new Response(target.body, target);
+      target.headers.set(name, value);
+    }
+  }
+  return target;
+}
+
+/**
+ * A raw Response from a guard hook or the handler. A successful one skips response validation,
+ * so the route must say it knows (`acknowledgeNoResponseBodySchema`); denials (4xx/5xx) need not.
+ */
+export function acceptRawResponse(route: CompiledRoute, ctx: RequestContext, response: Response, from: string): Response {
+  if (response.status < 400 && !route.acknowledgeRawResponse) {
+    throw new InternalError(
+      `${from} of ${route.method} ${route.path} answered ${response.status} with a raw Response, which skips ` +
+        'response validation; set acknowledgeNoResponseBodySchema: true on the route to allow it',
+    );
+  }
+  return withPendingHeaders(response, ctx.pendingHeaders);
+}
+
+function assertResult(route: CompiledRoute, result: unknown): asserts result is AnyHandlerResult {
+  if (typeof result !== 'object' || result === null || typeof (result as { status?: unknown }).status !== 'number') {
+    throw new InternalError(
+      `The handler of ${route.method} ${route.path} must return { status, body?, headers? } or a Response`,
+    );
+  }
+}
+
+function planFor(route: CompiledRoute, status: number): ResponsePlan {
+  const plan = route.responses.get(status);
+  if (plan === undefined) {
+    throw new InternalError(
+      `The handler of ${route.method} ${route.path} returned status ${status}, which the route does not ` +
+        `declare (declared: ${route.declaredStatuses})`,
+    );
+  }
+  return plan;
+}
+
+function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestContext, body: unknown): Response {
+  const headers = new Headers(ctx.pendingHeaders);
+  if (result.headers !== undefined) for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
+  const status = result.status;
+  if (body === undefined || body === null || NULL_BODY_STATUSES.has(status)) {
+    return new Response(null, { status, headers });
+  }
+  const declared = plan.contentType;
+  let payload: BodyInit;
+  let type: string | undefined;
+  if (isPassThroughBody(body)) {
+    payload = body;
+    type = declared;
+  } else if (typeof body === 'string' && (declared === undefined || !isJsonMediaType(mediaType(declared) ?? ''))) {
+    payload = body;
+    type = declared ?? TEXT_TYPE;
+  } else {
+    payload = JSON.stringify(body);
+    type = declared ?? JSON_TYPE;
+  }
+  if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
+  return new Response(payload, { status, headers });
+}
+
+function contractViolation(route: CompiledRoute, status: number, result: StandardResult<unknown>): InternalError {
+  const issues = flattenIssues(result.issues ?? []);
+  const described = issues
+    .slice(0, 5)
+    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+  return new InternalError(
+    `The response body for status ${status} of ${route.method} ${route.path} does not match its schema: ${described}`,
+  );
+}
+
+/** Turns a handler result into a Response, validating its body against the declared schema. */
+export function respond(route: CompiledRoute, ctx: RequestContext, result: unknown): Response | Promise<Response> {
+  if (result instanceof Response) {
+    planFor(route, result.status);
+    return acceptRawResponse(route, ctx, result, 'The handler');
+  }
+  assertResult(route, result);
+  const plan = planFor(route, result.status);
+  if (plan.schema === undefined || !route.validateResponses) return serialise(result, plan, ctx, result.body);
+  const checked = plan.schema['~standard'].validate(result.body);
+  const finish = (r: StandardResult<unknown>): Response => {
+    if (r.issues !== undefined) throw contractViolation(route, result.status, r);
+    return serialise(result, plan, ctx, (r as { value: unknown }).value);
+  };
+  return checked instanceof Promise ? checked.then(finish) : finish(checked);
+}

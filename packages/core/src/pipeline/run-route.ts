@@ -1,0 +1,73 @@
+import type { AnyContext, AnyHandlerResult, PreBodyContext } from '../types/index.ts';
+import { readAndParseBody } from './body.ts';
+import type { CompiledRoute } from './compiled-route.ts';
+import type { RequestContext } from './context.ts';
+import type { ResolvedAppOptions } from '../app/options.ts';
+import { acceptRawResponse, respond } from './respond.ts';
+import { validateBody, validateRequestParts } from './validate-request.ts';
+
+/**
+ * Steps 3 to 7 of the pipeline for a matched route, in the order of the spec's table. Each step is
+ * skipped when the route's plan says it has nothing to do; sync work is never awaited.
+ */
+export async function runRoute(route: CompiledRoute, ctx: RequestContext, options: ResolvedAppOptions): Promise<Response> {
+  const hooks = route.hooks;
+
+  // Scoped onRequest (group, plugin and route layers: they can only run once the route is known).
+  if (route.scopedOnRequest !== undefined) {
+    for (const hook of route.scopedOnRequest) {
+      let out = hook(ctx.request);
+      if (out instanceof Promise) out = await out;
+      if (out instanceof Response) return acceptRawResponse(route, ctx, out, 'An onRequest hook');
+    }
+  }
+
+  // 3. preBody: header-only guards; the body is untouched.
+  if (hooks.preBody !== undefined) {
+    for (const hook of hooks.preBody) {
+      let out = hook(ctx as unknown as PreBodyContext);
+      if (out instanceof Promise) out = await out;
+      if (out instanceof Response) return acceptRawResponse(route, ctx, out, 'A preBody hook');
+    }
+  }
+
+  // 4. Validation: params, query and headers, then the body (read only when the route declares one).
+  if (route.params !== undefined || route.query !== undefined || route.headers !== undefined) {
+    const checked = validateRequestParts(route, ctx);
+    if (checked instanceof Promise) await checked;
+  }
+  if (route.body !== undefined) {
+    const parsed = await readAndParseBody(ctx.bodySource, {
+      limit: route.bodyLimitBytes,
+      allowed: route.contentTypes,
+      multipart: options.multipart,
+    });
+    const checked = validateBody(route.body, ctx, parsed);
+    if (checked instanceof Promise) await checked;
+  }
+
+  // 5. beforeHandle: body-aware guards.
+  if (hooks.beforeHandle !== undefined) {
+    for (const hook of hooks.beforeHandle) {
+      let out = hook(ctx as unknown as AnyContext);
+      if (out instanceof Promise) out = await out;
+      if (out instanceof Response) return acceptRawResponse(route, ctx, out, 'A beforeHandle hook');
+    }
+  }
+
+  // 6. Handler.
+  let result: unknown = route.handler(ctx as never);
+  if (result instanceof Promise) result = await result;
+
+  // 7. afterHandle: may replace the result (raw Responses pass by untouched).
+  if (hooks.afterHandle !== undefined && !(result instanceof Response)) {
+    for (const hook of hooks.afterHandle) {
+      let out = hook(ctx as unknown as AnyContext, result as AnyHandlerResult);
+      if (out instanceof Promise) out = await out;
+      if (out !== undefined) result = out;
+    }
+  }
+
+  const response = respond(route, ctx, result);
+  return response instanceof Promise ? await response : response;
+}

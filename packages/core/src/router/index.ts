@@ -1,0 +1,2 @@
+export type { RouteInfo, RouteLookup } from './router.ts';
+export { RouteDefinitionError, Router } from './router.ts';

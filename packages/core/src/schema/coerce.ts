@@ -1,0 +1,106 @@
+import { type JsonSchema, toJsonSchema } from './json-schema.ts';
+import type { AnySchema, SchemaIssue } from './validate.ts';
+
+/**
+ * Params, query strings and headers arrive as text. Where a schema asks for a number, an integer,
+ * a boolean or an array, the text is converted before validation, as users expect from
+ * `?limit=10&active=true&tag=a`. The plan is decided once per route, from the schema's JSON Schema.
+ */
+export type Coercion = 'number' | 'boolean' | { array: Coercion | undefined };
+
+/** Per key, how to convert its text; `undefined` when the schema cannot describe itself. */
+export type CoercionPlan = ReadonlyMap<string, Coercion>;
+
+// Linear-time (no nested quantifiers): an optional sign, digits, optional fraction and exponent.
+const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+export function planCoercion(schema: AnySchema): CoercionPlan | undefined {
+  const json = toJsonSchema(schema, 'input');
+  if (json === undefined) return undefined;
+  const properties = json.properties;
+  if (typeof properties !== 'object' || properties === null) return new Map();
+  const plan = new Map<string, Coercion>();
+  for (const [key, sub] of Object.entries(properties as Record<string, JsonSchema>)) {
+    const coercion = coercionFor(sub);
+    if (coercion !== undefined) plan.set(key, coercion);
+  }
+  return plan;
+}
+
+function typesOf(schema: JsonSchema, out: Set<string>): void {
+  const type = schema.type;
+  if (typeof type === 'string') out.add(type);
+  else if (Array.isArray(type)) for (const t of type) if (typeof t === 'string') out.add(t);
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) for (const branch of branches) typesOf(branch as JsonSchema, out);
+  }
+  const values = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : [];
+  for (const value of values) out.add(typeof value === 'number' ? 'number' : typeof value);
+}
+
+function coercionFor(schema: JsonSchema): Coercion | undefined {
+  const types = new Set<string>();
+  typesOf(schema, types);
+  // Text is acceptable as it is: converting would change what the schema accepts.
+  if (types.has('string') || types.size === 0) return undefined;
+  if (types.has('array')) {
+    const items = schema.items;
+    return { array: typeof items === 'object' && items !== null ? coercionFor(items as JsonSchema) : undefined };
+  }
+  if (types.has('number') || types.has('integer')) return 'number';
+  if (types.has('boolean')) return 'boolean';
+  return undefined;
+}
+
+function convert(value: unknown, coercion: Coercion | undefined): unknown {
+  if (coercion === undefined) return value;
+  if (typeof coercion === 'object') {
+    const list = Array.isArray(value) ? value : [value];
+    return coercion.array === undefined ? list : list.map((item) => convert(item, coercion.array));
+  }
+  if (typeof value !== 'string') return value;
+  if (coercion === 'number') return NUMERIC.test(value) ? Number(value) : value;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+}
+
+/** Applies a plan to a map of raw values, returning a new object (the input is left as it was). */
+export function applyCoercion(values: Record<string, unknown>, plan: CoercionPlan): Record<string, unknown> {
+  if (plan.size === 0) return values;
+  const out: Record<string, unknown> = { ...values };
+  for (const [key, coercion] of plan) {
+    if (out[key] !== undefined) out[key] = convert(out[key], coercion);
+  }
+  return out;
+}
+
+/**
+ * For schemas without a JSON Schema form: after a failed validation, convert the top-level values
+ * the issues point at when they look like numbers or booleans. Returns undefined when nothing
+ * changed, so the caller reports the original issues.
+ */
+export function coerceFromIssues(
+  values: Record<string, unknown>,
+  issues: readonly SchemaIssue[],
+): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (key === undefined) continue;
+    const value = values[key];
+    if (typeof value !== 'string') continue;
+    const converted = NUMERIC.test(value)
+      ? Number(value)
+      : value === 'true'
+        ? true
+        : value === 'false'
+          ? false
+          : undefined;
+    if (converted === undefined) continue;
+    out ??= { ...values };
+    out[key] = converted;
+  }
+  return out;
+}

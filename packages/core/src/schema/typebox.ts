@@ -1,0 +1,93 @@
+import type { StandardIssue, StandardResult, StandardSchemaV1 } from './standard-schema.ts';
+import type { JsonSchema } from './json-schema.ts';
+
+/**
+ * TypeBox (0.34) schemas are JSON Schema but not Standard Schema. This wrapper makes them one
+ * without importing TypeBox: pass a compiled check, or a schema with TypeBox's `Value` module.
+ *
+ * ```ts
+ * import { TypeCompiler } from '@sinclair/typebox/compiler';
+ * const User = typebox(TypeCompiler.Compile(Type.Object({ id: Type.Integer() })));
+ * // Where code generation is forbidden (Cloudflare Workers): typebox(schema, Value)
+ * ```
+ */
+
+interface TypeBoxError {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A TypeBox `TypeCheck` from `TypeCompiler.Compile(schema)`. */
+export interface TypeBoxCompiledCheck<O> {
+  Check(value: unknown): value is O;
+  Errors(value: unknown): Iterable<TypeBoxError>;
+  Schema(): object;
+}
+
+/** TypeBox's `Value` module (checks by interpretation, no code generation). */
+export interface TypeBoxValueModule {
+  Check(schema: object, value: unknown): boolean;
+  Errors(schema: object, value: unknown): Iterable<TypeBoxError>;
+}
+
+/** A Standard Schema made from a TypeBox schema; `schema` keeps the original for OpenAPI. */
+export interface TypeBoxStandardSchema<O> extends StandardSchemaV1<O, O> {
+  readonly schema: object;
+}
+
+const MAX_ISSUES = 50;
+
+// RFC 6901 §4: `~1` is `/` and `~0` is `~` in a JSON Pointer segment.
+function pointerToPath(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+export function typebox<O>(check: TypeBoxCompiledCheck<O>): TypeBoxStandardSchema<O>;
+export function typebox<S extends { static: unknown }>(
+  schema: S,
+  value: TypeBoxValueModule,
+): TypeBoxStandardSchema<S['static']>;
+export function typebox(source: object, valueModule?: TypeBoxValueModule): TypeBoxStandardSchema<unknown> {
+  let schema: object;
+  let check: (value: unknown) => boolean;
+  let errors: (value: unknown) => Iterable<TypeBoxError>;
+  if (valueModule !== undefined) {
+    schema = source;
+    check = (value) => valueModule.Check(schema, value);
+    errors = (value) => valueModule.Errors(schema, value);
+  } else {
+    const compiled = source as Partial<TypeBoxCompiledCheck<unknown>>;
+    if (typeof compiled.Check !== 'function' || typeof compiled.Errors !== 'function' || typeof compiled.Schema !== 'function') {
+      throw new TypeError(
+        'typebox() takes a compiled check (TypeCompiler.Compile(schema)) or a schema and the Value module',
+      );
+    }
+    schema = compiled.Schema.call(compiled);
+    check = (value) => (compiled.Check as (v: unknown) => boolean).call(compiled, value);
+    errors = (value) => (compiled.Errors as (v: unknown) => Iterable<TypeBoxError>).call(compiled, value);
+  }
+  // TypeBox marks schemas with symbol keys; a JSON round trip leaves the plain JSON Schema.
+  const json = (): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+  return {
+    schema,
+    '~standard': {
+      version: 1,
+      vendor: 'typebox',
+      validate(value: unknown): StandardResult<unknown> {
+        if (check(value)) return { value };
+        const issues: StandardIssue[] = [];
+        for (const error of errors(value)) {
+          issues.push({ path: pointerToPath(error.path), message: error.message });
+          if (issues.length >= MAX_ISSUES) break;
+        }
+        if (issues.length === 0) issues.push({ message: 'Invalid value' });
+        return { issues };
+      },
+      jsonSchema: { input: json, output: json },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { PayloadTooLargeError } from '../errors/index.ts';
+
+function tooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The request body exceeds the limit of ${limit} bytes`);
+}
+
+export function declaredLength(request: Request): number | undefined {
+  const header = request.headers.get('content-length');
+  if (header === null) return undefined;
+  const n = Number(header);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** A stream that passes bytes through until `limit` is exceeded, then errors with a 413. */
+function limitStream(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let seen = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      seen += value.byteLength;
+      if (seen > limit) {
+        const error = tooLarge(limit);
+        controller.error(error);
+        void reader.cancel(error).catch(() => {});
+        return;
+      }
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * The request handed to user code: same method, URL and headers; a body held to `limit`; and a
+ * signal that aborts on timeout as well as on client disconnect.
+ */
+export function limitedRequest(request: Request, limit: number, signal: AbortSignal): Request {
+  const combined = AbortSignal.any([request.signal, signal]);
+  if (request.body === null) return new Request(request, { signal: combined });
+  const length = declaredLength(request);
+  let body: ReadableStream<Uint8Array>;
+  if (length !== undefined && length > limit) {
+    // Refuse before reading a byte: the declared length is already too much.
+    const error = tooLarge(limit);
+    body = new ReadableStream({ start: (controller) => controller.error(error) });
+    void request.body.cancel(error).catch(() => {});
+  } else {
+    body = limitStream(request.body, limit);
+  }
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: combined,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/** Reads a whole body, refusing (413) past `limit` bytes without buffering more than that. */
+export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const length = declaredLength(request);
+  if (length !== undefined && length > limit) throw tooLarge(limit);
+  if (request.body === null) return new Uint8Array(0);
+  if (length !== undefined) {
+    // The runtime frames the body by Content-Length, so it cannot run past the declared size.
+    return new Uint8Array(await request.arrayBuffer());
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      const error = tooLarge(limit);
+      void reader.cancel(error).catch(() => {});
+      throw error;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+

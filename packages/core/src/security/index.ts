@@ -1,0 +1,2 @@
+export * from './safe-json.ts';
+export { limitedRequest, readBodyLimited } from './body-limit.ts';

@@ -1,0 +1,3 @@
+export * from './context.ts';
+export * from './hooks.ts';
+export * from './route.ts';

@@ -1,0 +1,328 @@
+/**
+ * Packaging checks for the published `charter` package. They read `packages/charter/dist`, so they run after
+ * `bun run build` (the root `test` script builds first).
+ *
+ * The built package is imported BY NAME, as a consumer would: `fixtures/consumer/node_modules/charter` is a
+ * link to packages/charter, created here. (Bun's isolated installs link workspace packages only into the
+ * node_modules of the packages that depend on them, so the repository root has no `node_modules/charter`.)
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CHARTER_DIR,
+  DIST,
+  isBunBuiltin,
+  isNodeBuiltin,
+  isRelative,
+  isTestFile,
+  type Manifest,
+  PACKAGES_DIR,
+  ROOT,
+  scanSpecifiers,
+  subpathEntries,
+  walkFiles,
+  workspacePackages,
+} from '../../scripts/build.ts';
+
+/**
+ * Workspace packages deliberately not re-exported by any subpath of `charter` (test helpers, internal
+ * tooling...), each with the reason. Every other package under packages/ must have exactly one subpath.
+ */
+const INTERNAL_PACKAGES: ReadonlyArray<{ name: string; reason: string }> = [];
+
+const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
+const FIXTURE_TSCONFIGS = [
+  'tsconfig.bundler.json',
+  'tsconfig.nodenext.json',
+  'tsconfig.adapters.bundler.json',
+  'tsconfig.adapters.nodenext.json',
+];
+const ALLOWED_EXPORT_TYPES = new Set(['function', 'object', 'string', 'number']);
+
+const manifest = JSON.parse(readFileSync(join(CHARTER_DIR, 'package.json'), 'utf8')) as Manifest;
+const exportsMap = (manifest.exports ?? {}) as Record<string, unknown>;
+const subpathKeys = Object.keys(exportsMap).filter((key) => key !== './package.json');
+const specifierOf = (subpath: string): string => `charter${subpath.slice(1)}`;
+const rel = (path: string): string => relative(ROOT, path).split(sep).join('/');
+
+/** Every file path named in an exports map value (a string or nested conditions). */
+function exportTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(exportTargets);
+  return [];
+}
+
+/** `@charter/*` packages re-exported by a charter entry source. */
+function reExportedPackages(file: string): string[] {
+  return scanSpecifiers(readFileSync(file, 'utf8'))
+    .map((s) => s.value)
+    .filter((value) => value.startsWith('@charter/'));
+}
+
+/** Links `fixtures/consumer/node_modules/charter` to packages/charter (idempotent). */
+function linkCharterIntoFixture(): void {
+  const link = join(FIXTURE, 'node_modules', 'charter');
+  let stat: ReturnType<typeof lstatSync> | undefined;
+  try {
+    stat = lstatSync(link);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isSymbolicLink() && existsSync(link) && realpathSync(link) === realpathSync(CHARTER_DIR)) return;
+  if (stat && !stat.isSymbolicLink()) throw new Error(`${rel(link)} exists and is not a symlink; remove it`);
+  if (stat) unlinkSync(link);
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(relative(dirname(link), CHARTER_DIR), link, 'dir');
+}
+
+// Imports by package name from inside the consumer fixture, where `charter` resolves through node_modules.
+const consumer = (await import(join(FIXTURE, 'load.mts'))) as {
+  resolveFromConsumer(specifier: string): string;
+  importFromConsumer(specifier: string): Promise<Record<string, unknown>>;
+};
+
+beforeAll(() => {
+  if (!existsSync(join(DIST, 'index.js'))) {
+    throw new Error('packages/charter/dist is missing: run `bun run build` before the packaging tests');
+  }
+  linkCharterIntoFixture();
+});
+
+describe('exports map and files agree', () => {
+  test('every exports entry has `types` and `default`, and each file exists', () => {
+    expect(subpathKeys.length).toBeGreaterThan(0);
+    for (const key of subpathKeys) {
+      const value = exportsMap[key] as Record<string, unknown>;
+      expect({ key, types: typeof value?.types, default: typeof value?.default }).toEqual({
+        key,
+        types: 'string',
+        default: 'string',
+      });
+    }
+    const missing = Object.entries(exportsMap)
+      .flatMap(([key, value]) => exportTargets(value).map((target) => ({ key, target })))
+      .filter(({ target }) => !existsSync(join(CHARTER_DIR, target)))
+      .map(({ key, target }) => `${key} -> ${target}`);
+    expect(missing).toEqual([]);
+  });
+
+  test('each src entry has an exports entry pointing at its built files, and vice versa', () => {
+    const entries = subpathEntries();
+    expect(entries.map((e) => e.subpath).sort()).toEqual([...subpathKeys].sort());
+    for (const entry of entries) {
+      expect({ subpath: entry.subpath, ...(exportsMap[entry.subpath] as object) }).toEqual({
+        subpath: entry.subpath,
+        types: `./dist/${entry.name}.d.ts`,
+        default: `./dist/${entry.name}.js`,
+      });
+    }
+  });
+
+  test('every workspace package is re-exported by exactly one subpath (or is listed as internal)', () => {
+    const entries = subpathEntries();
+    const packages = workspacePackages().filter((p) => p.name !== manifest.name);
+    const names = new Set(packages.map((p) => p.name));
+    const problems: string[] = [];
+    for (const internal of INTERNAL_PACKAGES) {
+      if (!names.has(internal.name))
+        problems.push(`INTERNAL_PACKAGES lists unknown package ${internal.name}`);
+      if (internal.reason.trim() === '')
+        problems.push(`INTERNAL_PACKAGES entry ${internal.name} needs a reason`);
+    }
+    for (const pkg of packages) {
+      const by = entries.filter((e) => reExportedPackages(e.file).includes(pkg.name));
+      const internal = INTERNAL_PACKAGES.some((i) => i.name === pkg.name);
+      if (internal) {
+        if (by.length > 0)
+          problems.push(`${pkg.name} is internal but re-exported by ${by.map((e) => e.subpath)}`);
+        continue;
+      }
+      // The convention: `@charter/core` is the root, `@charter/<name>` is `charter/<name>`.
+      const expected = pkg.name === '@charter/core' ? 'index' : pkg.name.replace(/^@charter\//, '');
+      if (by.length !== 1) {
+        problems.push(
+          `${pkg.name} is re-exported by ${by.length} subpaths (${by.map((e) => e.subpath).join(', ') || 'none'}); ` +
+            `expected exactly one: packages/charter/src/${expected}.ts, or list it in INTERNAL_PACKAGES`,
+        );
+      } else if (by[0]?.name !== expected) {
+        problems.push(
+          `${pkg.name} is re-exported by src/${by[0]?.name}.ts; the convention is src/${expected}.ts`,
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('the published manifest is publishable and depends on no workspace package', () => {
+    expect(manifest.private).not.toBe(true);
+    expect(manifest.files).toContain('dist');
+    const runtimeDeps = {
+      ...manifest.dependencies,
+      ...manifest.peerDependencies,
+      ...(manifest as { optionalDependencies?: Record<string, string> }).optionalDependencies,
+    };
+    const leaked = Object.entries(runtimeDeps)
+      .filter(([name, range]) => name.startsWith('@charter/') || range.startsWith('workspace:'))
+      .map(([name, range]) => `${name}@${range}`);
+    expect(leaked).toEqual([]);
+  });
+});
+
+describe('importing the built package by name', () => {
+  for (const subpath of subpathKeys) {
+    const specifier = specifierOf(subpath);
+    test(`import('${specifier}') loads dist and exposes exports`, async () => {
+      const resolved = realpathSync(fileURLToPath(consumer.resolveFromConsumer(specifier)));
+      expect(rel(resolved).startsWith('packages/charter/dist/')).toBe(true);
+      const namespace = await consumer.importFromConsumer(specifier);
+      const kinds = Object.entries(namespace).map(([name, value]) => ({ name, kind: typeof value }));
+      expect(kinds.length).toBeGreaterThan(0);
+      expect(kinds.some((k) => k.kind === 'function')).toBe(true);
+      expect(kinds.filter((k) => !ALLOWED_EXPORT_TYPES.has(k.kind))).toEqual([]);
+    });
+  }
+
+  test("the root exposes exactly @charter/core's export names", async () => {
+    const core = workspacePackages().find((p) => p.name === '@charter/core');
+    if (!core) throw new Error('no @charter/core under packages/');
+    const coreEntry = exportTargets((core.manifest.exports as Record<string, unknown>)['.'])[0];
+    if (!coreEntry) throw new Error('@charter/core has no "." export');
+    const source = await import(resolve(core.dir, coreEntry));
+    const built = await consumer.importFromConsumer('charter');
+    expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
+  });
+
+  test('no workspace module is bundled twice (subpaths share chunks, so instanceof works across them)', () => {
+    const owners = new Map<string, string[]>();
+    for (const map of walkFiles(DIST).filter((f) => f.endsWith('.js.map'))) {
+      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        const path = resolve(dirname(map), source);
+        if (!path.startsWith(PACKAGES_DIR + sep) || path.startsWith(CHARTER_DIR + sep)) continue;
+        owners.set(rel(path), [...(owners.get(rel(path)) ?? []), rel(map)]);
+      }
+    }
+    const duplicated = [...owners].filter(([, maps]) => maps.length > 1).map(([s, maps]) => `${s}: ${maps}`);
+    expect(duplicated).toEqual([]);
+  });
+
+  const node = Bun.which('node');
+  test.skipIf(!node)('Node imports every subpath that does not need Bun, with the same exports', async () => {
+    const script =
+      'const ns = await import(process.argv[1]); process.stdout.write(JSON.stringify(Object.keys(ns).sort()));';
+    for (const subpath of subpathKeys) {
+      const entry = join(
+        CHARTER_DIR,
+        exportTargets((exportsMap[subpath] as { default: string }).default)[0] ?? '',
+      );
+      if (importClosure(entry).some((i) => isBunBuiltin(i.specifier))) continue;
+      const specifier = specifierOf(subpath);
+      const run = Bun.spawnSync([node as string, '--input-type=module', '-e', script, specifier], {
+        cwd: FIXTURE,
+      });
+      const output = `${run.stdout.toString()}${run.stderr.toString()}`;
+      if (run.exitCode !== 0) throw new Error(`node failed to import ${specifier}:\n${output}`);
+      const inBun = Object.keys(await consumer.importFromConsumer(specifier)).sort();
+      expect({ specifier, exports: JSON.parse(run.stdout.toString()) }).toEqual({
+        specifier,
+        exports: inBun,
+      });
+    }
+  });
+});
+
+interface ClosureImport {
+  file: string;
+  specifier: string;
+  line: number;
+}
+
+/** Non-relative imports of a built file and of every file it reaches through relative imports. */
+function importClosure(start: string): ClosureImport[] {
+  const seen = new Set<string>();
+  const queue = [start];
+  const external: ClosureImport[] = [];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const s of scanSpecifiers(readFileSync(file, 'utf8'))) {
+      if (isRelative(s.value)) queue.push(resolve(dirname(file), s.value));
+      else external.push({ file: rel(file), specifier: s.value, line: s.line });
+    }
+  }
+  return external;
+}
+
+describe('the root entry is runtime-neutral', () => {
+  test('dist/index.js and every chunk it imports import no builtin module', () => {
+    const root = join(CHARTER_DIR, (exportsMap['.'] as { default: string }).default);
+    const closure = importClosure(root).map((i) => `${i.file}:${i.line} imports '${i.specifier}'`);
+    expect(closure).toEqual([]);
+  });
+
+  test('packages/core/src imports no node or bun builtin', () => {
+    const core = workspacePackages().find((p) => p.name === '@charter/core');
+    const files = walkFiles(join(core?.dir ?? '', 'src')).filter((f) => f.endsWith('.ts') && !isTestFile(f));
+    expect(files.length).toBeGreaterThan(0);
+    const violations = files.flatMap((file) =>
+      scanSpecifiers(readFileSync(file, 'utf8'))
+        .filter((s) => isNodeBuiltin(s.value) || isBunBuiltin(s.value))
+        .map((s) => `${rel(file)}:${s.line} imports '${s.value}'`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
+
+describe('published declarations', () => {
+  test('are self-contained: no @charter/* or .ts specifier, every relative one resolves', () => {
+    const problems: string[] = [];
+    for (const file of walkFiles(DIST).filter((f) => /\.d\.m?ts$/.test(f))) {
+      for (const s of scanSpecifiers(readFileSync(file, 'utf8'))) {
+        const where = `${rel(file)}:${s.line} '${s.value}'`;
+        if (s.value.startsWith('@charter/') || s.value === 'charter' || s.value.startsWith('charter/')) {
+          problems.push(`${where}: workspace specifier`);
+        } else if (/\.m?tsx?$/.test(s.value)) {
+          problems.push(`${where}: .ts extension`);
+        } else if (isRelative(s.value)) {
+          if (!existsSync(resolve(dirname(file), s.value.replace(/\.(m?)js$/, '.d.$1ts')))) {
+            problems.push(`${where}: does not resolve`);
+          }
+        } else if (!isNodeBuiltin(s.value) && !isBunBuiltin(s.value)) {
+          problems.push(`${where}: package not shipped with charter`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('the consumer fixture imports every subpath', () => {
+    const imported = (file: string): string[] =>
+      scanSpecifiers(readFileSync(join(FIXTURE, file), 'utf8')).map((s) => s.value);
+    const adapters = subpathKeys.filter((key) => key !== '.').map(specifierOf);
+    expect(imported('root.mts')).toContain('charter');
+    expect([...new Set(imported('adapters.mts'))].sort()).toEqual(adapters.sort());
+  });
+
+  for (const tsconfig of FIXTURE_TSCONFIGS) {
+    test(`a consumer type-checks (${tsconfig})`, () => {
+      const path = join(FIXTURE, tsconfig);
+      const run = Bun.spawnSync(['npx', '--no', '--', 'tsc', '-p', path, '--pretty', 'false'], { cwd: ROOT });
+      const output = `${run.stdout.toString()}${run.stderr.toString()}`.trim();
+      if (run.exitCode !== 0) {
+        throw new Error(`tsc -p ${rel(path)} exited with ${run.exitCode}:\n${output}`);
+      }
+      expect(run.exitCode).toBe(0);
+    });
+  }
+});

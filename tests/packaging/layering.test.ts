@@ -1,0 +1,203 @@
+/**
+ * Layering rules between the workspace packages, checked on the import/export-from specifiers (static,
+ * dynamic and `import type`) of every non-test `.ts` file under `packages/<pkg>/src`:
+ *
+ * - `@charter/core` imports only relative paths that stay inside packages/core/src: no `@charter/*`, no
+ *   builtin, no npm package. It is the runtime-neutral layer everything else builds on.
+ * - a feature package (`@charter/bun`, `@charter/node`, later `@charter/openapi`...) may import
+ *   `@charter/core` (or another `@charter/*` it declares in its package.json dependencies), builtins and
+ *   npm packages, and relative paths inside its own src; never another package's files by relative path,
+ *   and never the published `charter` package.
+ * - `charter` (packages/charter/src) only re-exports workspace packages: `export ... from '@charter/<pkg>'`.
+ */
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  isTestFile,
+  PACKAGES_DIR,
+  ROOT,
+  scanSpecifiers,
+  stripComments,
+  walkFiles,
+  type WorkspacePackage,
+  workspacePackages,
+} from '../../scripts/build.ts';
+
+const CORE = '@charter/core';
+const PUBLISHED = 'charter';
+
+interface SourceFile {
+  /** Absolute path. */
+  path: string;
+  code: string;
+}
+
+interface Layer {
+  name: string;
+  srcDir: string;
+  declared: ReadonlySet<string>;
+}
+
+const RE_EXPORT_STATEMENT =
+  /^export\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s+from\s+(['"])(@charter\/[\w.-]+)\1\s*;?$/;
+
+const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + sep);
+const display = (path: string): string => relative(ROOT, path).split(sep).join('/');
+
+/** Returns one message per violation: `<file>:<line>: '<specifier>' <rule>`. */
+function checkLayering(packages: readonly WorkspacePackage[], files: readonly SourceFile[]): string[] {
+  const layers: Layer[] = packages.map((p) => ({
+    name: p.name,
+    srcDir: join(p.dir, 'src'),
+    declared: new Set(Object.keys({ ...p.manifest.dependencies, ...p.manifest.devDependencies })),
+  }));
+  const names = new Set(packages.map((p) => p.name));
+  const violations: string[] = [];
+
+  for (const file of files) {
+    const layer = layers.find((l) => inside(file.path, l.srcDir));
+    if (!layer) continue;
+    const at = (line: number, specifier: string, rule: string): void => {
+      violations.push(`${display(file.path)}:${line}: '${specifier}' ${rule}`);
+    };
+
+    if (layer.name === PUBLISHED) {
+      // Only `export ... from '@charter/<pkg>'` statements (and comments) are allowed.
+      const code = stripComments(file.code);
+      for (const match of code.matchAll(/[^;]+;?/g)) {
+        const statement = match[0].replace(/\s+/g, ' ').trim();
+        if (statement === '' || statement === ';') continue;
+        const offset = match.index + (match[0].length - match[0].trimStart().length);
+        const line = code.slice(0, offset).split('\n').length;
+        const reExport = RE_EXPORT_STATEMENT.exec(statement);
+        if (!reExport)
+          at(
+            line,
+            statement.replace(/;$/, '').slice(0, 60),
+            'breaks the rule: packages/charter/src only re-exports',
+          );
+        else if (!names.has(reExport[2] as string))
+          at(line, reExport[2] as string, 'is not a workspace package');
+      }
+      continue;
+    }
+
+    for (const s of scanSpecifiers(file.code)) {
+      const spec = s.value;
+      const isRelative = spec.startsWith('.');
+      const target = isRelative ? resolve(dirname(file.path), spec) : '';
+      if (layer.name === CORE) {
+        if (!isRelative) {
+          at(s.line, spec, 'breaks the rule: packages/core/src imports only relative paths inside itself');
+        } else if (!inside(target, layer.srcDir)) {
+          at(
+            s.line,
+            spec,
+            'breaks the rule: packages/core/src never imports a path outside packages/core/src',
+          );
+        }
+        continue;
+      }
+      if (isRelative) {
+        if (!inside(target, layer.srcDir)) {
+          const other = layers.find((l) => l !== layer && inside(target, dirname(l.srcDir)));
+          at(
+            s.line,
+            spec,
+            other
+              ? `breaks the rule: a feature package never imports another package's files (${other.name}) by relative path; import '${CORE}'`
+              : `breaks the rule: a feature package imports relative paths only inside its own src`,
+          );
+        }
+      } else if (spec === PUBLISHED || spec.startsWith(`${PUBLISHED}/`)) {
+        at(s.line, spec, 'breaks the rule: a feature package never imports the published charter package');
+      } else if (spec.startsWith('@charter/')) {
+        const pkg = spec.split('/').slice(0, 2).join('/');
+        if (pkg === layer.name)
+          at(s.line, spec, 'breaks the rule: a package imports its own files by relative path');
+        else if (!names.has(pkg)) at(s.line, spec, 'is not a workspace package');
+        else if (!layer.declared.has(pkg)) {
+          at(
+            s.line,
+            spec,
+            `breaks the rule: ${pkg} must be declared in ${layer.name}'s package.json dependencies`,
+          );
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+function workspaceSources(packages: readonly WorkspacePackage[]): SourceFile[] {
+  return packages.flatMap((p) =>
+    walkFiles(join(p.dir, 'src'))
+      .filter((f) => f.endsWith('.ts') && !isTestFile(f))
+      .map((path) => ({ path, code: readFileSync(path, 'utf8') })),
+  );
+}
+
+describe('layering', () => {
+  const packages = workspacePackages();
+
+  test('the workspace packages follow the layering rules', () => {
+    const files = workspaceSources(packages);
+    expect(files.length).toBeGreaterThan(0);
+    expect(checkLayering(packages, files)).toEqual([]);
+  });
+
+  test('the scanner catches violations (synthetic sources)', () => {
+    const src = (pkg: string, file: string): string => join(PACKAGES_DIR, pkg, 'src', file);
+    const synthetic: SourceFile[] = [
+      {
+        path: src('core', 'bad.ts'),
+        code: [
+          "import { serve } from '@charter/bun';",
+          "import type { Server } from 'node:http';",
+          "export { x } from '../../node/src/index.ts';",
+          "const lazy = () => import('../package.json');",
+          '// import { fine } from "@charter/bun"; (a comment, not an import)',
+          'const text = "import x from \'@charter/node\'"; // a string, not an import',
+          "export * from './ok.ts';",
+        ].join('\n'),
+      },
+      {
+        path: src('bun', 'bad.ts'),
+        code: [
+          "import { listen } from '../../node/src/index.ts';",
+          "import * as charter from 'charter';",
+          "import { x } from 'charter/node';",
+          "import { createApp } from '@charter/core';",
+          "import { serve } from 'bun';",
+          "import { y } from './ok.ts';",
+        ].join('\n'),
+      },
+      {
+        path: src('charter', 'bad.ts'),
+        code: [
+          "export * from '@charter/core';",
+          'export const extra = 1;',
+          "export * from './local.ts';",
+        ].join('\n'),
+      },
+    ];
+    const violations = checkLayering(packages, synthetic);
+    const expected: Array<[string, string]> = [
+      ['packages/core/src/bad.ts:1', '@charter/bun'],
+      ['packages/core/src/bad.ts:2', 'node:http'],
+      ['packages/core/src/bad.ts:3', '../../node/src/index.ts'],
+      ['packages/core/src/bad.ts:4', '../package.json'],
+      ['packages/bun/src/bad.ts:1', '../../node/src/index.ts'],
+      ['packages/bun/src/bad.ts:2', 'charter'],
+      ['packages/bun/src/bad.ts:3', 'charter/node'],
+      ['packages/charter/src/bad.ts:2', 'export const extra = 1'],
+      ['packages/charter/src/bad.ts:3', "export * from './local.ts'"],
+    ];
+    for (const [where, specifier] of expected) {
+      expect(violations.filter((v) => v.startsWith(`${where}: '${specifier}'`))).toHaveLength(1);
+    }
+    expect(violations).toHaveLength(expected.length);
+    expect(violations.every((v) => / breaks the rule: /.test(v))).toBe(true);
+  });
+});
