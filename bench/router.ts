@@ -54,7 +54,12 @@ const CASES: Case[] = [
     path: (r, i) => `/api/res${r}/${i}/comments/${i * 7}/replies/${i * 3}`,
     kind: 'found',
   },
-  { name: 'wildcard hit', method: 'GET', path: (r, i) => `/assets/res${r}/css/v${i}/main.css`, kind: 'found' },
+  {
+    name: 'wildcard hit',
+    method: 'GET',
+    path: (r, i) => `/assets/res${r}/css/v${i}/main.css`,
+    kind: 'found',
+  },
   { name: '404 miss', method: 'GET', path: (r, i) => `/api/res${r}/${i}/likes`, kind: 'not-found' },
   { name: '405', method: 'PATCH', path: (r, i) => `/api/res${r}/${i}`, kind: 'method-not-allowed' },
 ];
@@ -70,7 +75,9 @@ let sink = 0;
 
 function run(router: Router<number>, method: string, paths: readonly string[], iterations: number): number {
   const t0 = Bun.nanoseconds();
-  for (let i = 0; i < iterations; i++) sink += router.find(method, paths[i & (POOL - 1)] as string).kind.length;
+  for (let i = 0; i < iterations; i++) {
+    sink += router.find(method, paths[i & (POOL - 1)] as string).kind.length;
+  }
   return (Bun.nanoseconds() - t0) / iterations;
 }
 
@@ -103,9 +110,13 @@ for (const size of SIZES) {
 
 const header = ['lookup (ns/op, median)', ...SIZES.map((s) => `${s.toLocaleString('en-US')} routes`)];
 const widths = header.map((h) => h.length);
-console.log(`\nBun ${Bun.version}, median of ${ROUNDS} rounds x ${ITERATIONS.toLocaleString('en-US')} lookups\n`);
+console.log(
+  `\nBun ${Bun.version}, median of ${ROUNDS} rounds x ${ITERATIONS.toLocaleString('en-US')} lookups\n`,
+);
 console.log(`| ${header.join(' | ')} |`);
-console.log(`|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 2)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+console.log(
+  `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 2)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+);
 for (const [name, row] of results) {
   const cells = row.map((ns, i) => ns.toFixed(1).padStart(widths[i + 1] ?? 0));
   console.log(`| ${name.padEnd(widths[0] ?? 0)} | ${cells.join(' | ')} |`);

@@ -71,14 +71,16 @@ function checkLayering(packages: readonly WorkspacePackage[], files: readonly So
         const offset = match.index + (match[0].length - match[0].trimStart().length);
         const line = code.slice(0, offset).split('\n').length;
         const reExport = RE_EXPORT_STATEMENT.exec(statement);
-        if (!reExport)
+        if (!reExport) {
+          const shown = statement.replace(/;$/, '').slice(0, 60);
+          at(line, shown, 'breaks the rule: packages/charter/src only re-exports');
+        } else if (!names.has(reExport[2] as string)) {
           at(
             line,
-            statement.replace(/;$/, '').slice(0, 60),
-            'breaks the rule: packages/charter/src only re-exports',
+            reExport[2] as string,
+            'breaks the rule: @charter/* names a workspace package, and this one does not exist',
           );
-        else if (!names.has(reExport[2] as string))
-          at(line, reExport[2] as string, 'is not a workspace package');
+        }
       }
       continue;
     }
@@ -114,10 +116,15 @@ function checkLayering(packages: readonly WorkspacePackage[], files: readonly So
         at(s.line, spec, 'breaks the rule: a feature package never imports the published charter package');
       } else if (spec.startsWith('@charter/')) {
         const pkg = spec.split('/').slice(0, 2).join('/');
-        if (pkg === layer.name)
-          at(s.line, spec, 'breaks the rule: a package imports its own files by relative path');
-        else if (!names.has(pkg)) at(s.line, spec, 'is not a workspace package');
-        else if (!layer.declared.has(pkg)) {
+        if (pkg === layer.name) {
+          at(s.line, spec, 'breaks the rule: a package never imports itself by name');
+        } else if (!names.has(pkg)) {
+          at(
+            s.line,
+            spec,
+            'breaks the rule: @charter/* names a workspace package, and this one does not exist',
+          );
+        } else if (!layer.declared.has(pkg)) {
           at(
             s.line,
             spec,

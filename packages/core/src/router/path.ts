@@ -269,7 +269,8 @@ export function parseRoutePath(path: string): ParsedRoute {
             : `"${name}" is not a valid name ([A-Za-z_][A-Za-z0-9_]*); ${NOT_REGEX}`,
         );
       }
-      if (name === '__proto__') fail('"__proto__" cannot be used as a name (it would corrupt the params object)');
+      if (name === '__proto__')
+        fail('"__proto__" cannot be a name (assigning it would corrupt the params object)');
       if (names.includes(name)) fail(`the name "${name}" is used twice`);
       if (kind === 'wildcard' && i !== raw.length - 1) fail(`the wildcard "${seg}" must be the last segment`);
       names.push(name);
@@ -284,6 +285,8 @@ export function parseRoutePath(path: string): ParsedRoute {
     segments.push({ kind: 'static', text });
   }
   let pattern = '';
-  for (const s of segments) pattern += s.kind === 'static' ? `/${s.text}` : `/${s.kind === 'param' ? ':' : '*'}${s.name}`;
+  for (const s of segments) {
+    pattern += s.kind === 'static' ? `/${s.text}` : `/${s.kind === 'param' ? ':' : '*'}${s.name}`;
+  }
   return { pattern, segments, names, isStatic: names.length === 0 };
 }

@@ -147,7 +147,8 @@ export class Router<T> {
     }
     let node: Node<T> | null | undefined = this.#root;
     for (const seg of segments) {
-      if (seg.kind === 'static') node = staticChild(node, seg.text, 0, seg.text.length, segmentHash(seg.text, 0));
+      if (seg.kind === 'static')
+        node = staticChild(node, seg.text, 0, seg.text.length, segmentHash(seg.text));
       else node = seg.kind === 'param' ? node.param : node.wildcard;
       if (node == null) return false;
     }
@@ -249,7 +250,7 @@ function child<T>(node: Node<T>, seg: RouteSegment): Node<T> {
   if (seg.kind === 'param') return (node.param ??= new Node<T>());
   if (seg.kind === 'wildcard') return (node.wildcard ??= new Node<T>());
   const label = seg.text;
-  const hash = segmentHash(label, 0);
+  const hash = segmentHash(label);
   const found = staticChild(node, label, 0, label.length, hash);
   if (found !== null) return found;
   const next = new Node<T>(label);
@@ -259,14 +260,10 @@ function child<T>(node: Node<T>, seg: RouteSegment): Node<T> {
   return next;
 }
 
-/** Hash of the segment starting at `start` (up to the next '/'); must agree with #match(). */
-function segmentHash(s: string, start: number): number {
+/** Hash of a static label; must agree with the in-place hashing in #match(). */
+function segmentHash(label: string): number {
   let hash = 0;
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 47) break;
-    hash = (Math.imul(hash, 31) + c) | 0;
-  }
+  for (let i = 0; i < label.length; i++) hash = (Math.imul(hash, 31) + label.charCodeAt(i)) | 0;
   return hash;
 }
 

@@ -1,0 +1,53 @@
+/** A small Charter app: a to-do list with full contract validation. Used by README and `bun run site`. */
+import { type } from 'arktype';
+import { App, ConflictError, NotFoundError } from '@charter/core';
+
+const Todo = type({ id: 'number.integer', title: 'string', done: 'boolean' });
+const NewTodo = type({ title: '0 < string <= 200', 'done?': 'boolean' });
+
+export function createExampleApp(): App {
+  const todos = new Map<number, typeof Todo.infer>();
+  let nextId = 1;
+  const app = new App({ title: 'Todo example', version: '1.0.0' });
+
+  app.get(
+    '/todos',
+    {
+      operationId: 'listTodos',
+      request: { query: type({ 'done?': 'boolean', 'limit?': '1 <= number.integer <= 100' }) },
+      responses: { 200: { body: Todo.array() } },
+    },
+    (ctx) => {
+      const all = [...todos.values()].filter((t) => ctx.query.done === undefined || t.done === ctx.query.done);
+      return { status: 200, body: all.slice(0, ctx.query.limit ?? 20) };
+    },
+  );
+
+  app.post(
+    '/todos',
+    { operationId: 'createTodo', request: { body: NewTodo }, responses: { 201: { body: Todo }, 409: {} } },
+    (ctx) => {
+      if ([...todos.values()].some((t) => t.title === ctx.body.title)) throw new ConflictError('That to-do exists');
+      const todo = { id: nextId++, title: ctx.body.title, done: ctx.body.done ?? false };
+      todos.set(todo.id, todo);
+      return { status: 201, body: todo, headers: { location: `/todos/${todo.id}` } };
+    },
+  );
+
+  app.get(
+    '/todos/:id',
+    {
+      operationId: 'getTodo',
+      request: { params: type({ id: 'number.integer' }) },
+      responses: { 200: { body: Todo }, 404: {} },
+    },
+    (ctx) => {
+      const todo = todos.get(ctx.params.id);
+      if (todo === undefined) throw new NotFoundError(`No to-do ${ctx.params.id}`);
+      return { status: 200, body: todo };
+    },
+  );
+
+  app.healthcheck();
+  return app;
+}

@@ -1,0 +1,78 @@
+import type { App } from '@charter/core';
+import { nativeRoutes } from './native-routes.ts';
+import { onTerminationSignals } from './signals.ts';
+
+export interface BunServeOptions {
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`: listening on every interface (`0.0.0.0`) must be asked for. */
+  hostname?: string;
+  /** Drain and stop on SIGINT/SIGTERM, then exit; default true. */
+  signals?: boolean;
+  /** How long a shutdown waits for in-flight requests; default 10000 ms. */
+  shutdownTimeoutMs?: number;
+  /** Hand fully static routes to Bun's native `routes` table (skips the router); default true. */
+  nativeRoutes?: boolean;
+}
+
+export interface BunServer {
+  readonly port: number;
+  readonly hostname: string;
+  readonly url: string;
+  /** The underlying `Bun.Server`, for what this adapter does not cover. */
+  readonly server: ReturnType<typeof Bun.serve>;
+  /** Graceful stop: refuse new connections, drain in-flight requests, then close. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+// Bun closes a connection idle for longer than this many seconds (its maximum is 255).
+const MAX_IDLE_TIMEOUT_S = 255;
+
+/** Serves an App with `Bun.serve`. */
+export async function serve(app: App, options: BunServeOptions = {}): Promise<BunServer> {
+  await app.ready();
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const timeoutMs = app.options.requestTimeoutMs;
+  // The app's own timeout must fire before Bun's idle timer cuts the connection.
+  const idleTimeout = timeoutMs === 0 ? 0 : Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(timeoutMs / 1000) + 5);
+  const server = Bun.serve({
+    port: options.port ?? 3000,
+    hostname: options.hostname ?? '127.0.0.1',
+    idleTimeout,
+    // The app enforces its own body limit with a problem document; Bun's cap must not be lower.
+    maxRequestBodySize: Math.max(app.options.bodyLimitBytes + 1, 128 * 1024 * 1024),
+    routes: options.nativeRoutes === false ? {} : nativeRoutes(app),
+    fetch: app.fetch,
+    error(error) {
+      app.logger.error('Bun.serve error handler reached', { error });
+      return new Response(
+        JSON.stringify({ type: 'https://charter.dev/errors/internal', title: 'Internal Server Error', status: 500 }),
+        { status: 500, headers: { 'content-type': 'application/problem+json' } },
+      );
+    },
+  });
+
+  let closing: Promise<void> | undefined;
+  let removeSignals = (): void => {};
+  const close = (timeout = shutdownTimeoutMs): Promise<void> => {
+    closing ??= (async () => {
+      removeSignals();
+      // Stop listening at once; requests already accepted keep running while the app drains them.
+      const stopped = server.stop(false);
+      await app.shutdown(timeout, 'server closed');
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 50))]);
+      await server.stop(true);
+    })();
+    return closing;
+  };
+  if (options.signals !== false) {
+    removeSignals = onTerminationSignals(async (signal) => {
+      app.logger.info('Shutting down', { signal });
+      await close();
+      process.exit(0);
+    });
+  }
+  const port = server.port ?? options.port ?? 3000;
+  const hostname = server.hostname ?? options.hostname ?? '127.0.0.1';
+  return { port, hostname, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`, server, close };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'bun:test';
+import { type } from 'arktype';
+import * as z from 'zod';
+import { applyCoercion, coerceFromIssues, planCoercion } from './coerce.ts';
+
+describe('planCoercion', () => {
+  test('plans numbers, booleans and arrays from the JSON Schema, and leaves strings alone', () => {
+    const plan = planCoercion(type({ n: 'number', i: 'number.integer', b: 'boolean', s: 'string', tags: 'number[]' }));
+    expect(plan).toEqual(
+      new Map<string, unknown>([
+        ['n', 'number'],
+        ['i', 'number'],
+        ['b', 'boolean'],
+        ['tags', { array: 'number' }],
+      ]) as never,
+    );
+  });
+
+  test('does not convert a union that accepts strings', () => {
+    expect(planCoercion(type({ v: 'string | number' }))?.has('v')).toBe(false);
+  });
+
+  test('plans from zod 4 too', () => {
+    expect(planCoercion(z.object({ n: z.number(), b: z.boolean() }))?.get('n')).toBe('number');
+  });
+
+  test('gives undefined for a schema without a JSON Schema form', () => {
+    const opaque = { '~standard': { version: 1 as const, vendor: 'x', validate: (v: unknown) => ({ value: v }) } };
+    expect(planCoercion(opaque)).toBeUndefined();
+  });
+});
+
+describe('applyCoercion', () => {
+  const plan = planCoercion(type({ n: 'number', b: 'boolean', tags: 'string[]', ids: 'number[]' }))!;
+
+  test('converts numeric and boolean text and wraps single values in arrays', () => {
+    expect(applyCoercion({ n: '10', b: 'true', tags: 'a', ids: ['1', '2'] }, plan)).toEqual({
+      n: 10,
+      b: true,
+      tags: ['a'],
+      ids: [1, 2],
+    });
+  });
+
+  test('leaves text that is not a number as it is, so validation reports it', () => {
+    expect(applyCoercion({ n: '10abc', b: 'yes' }, plan)).toEqual({ n: '10abc', b: 'yes' });
+    expect(applyCoercion({ n: '' }, plan)).toEqual({ n: '' });
+    expect(applyCoercion({ n: '0x10' }, plan)).toEqual({ n: '0x10' });
+  });
+
+  test('does not mutate its input', () => {
+    const input = { n: '1' };
+    applyCoercion(input, plan);
+    expect(input).toEqual({ n: '1' });
+  });
+});
+
+describe('coerceFromIssues', () => {
+  test('converts only the values the issues point at', () => {
+    const out = coerceFromIssues({ a: '1', b: '2', c: 'true' }, [
+      { path: ['a'], message: 'x' },
+      { path: ['c'], message: 'x' },
+    ]);
+    expect(out).toEqual({ a: 1, b: '2', c: true });
+  });
+
+  test('gives undefined when nothing could be converted', () => {
+    expect(coerceFromIssues({ a: 'abc' }, [{ path: ['a'], message: 'x' }])).toBeUndefined();
+  });
+});

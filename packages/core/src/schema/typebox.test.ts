@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'bun:test';
+import { Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import { toJsonSchema } from './json-schema.ts';
+import { typebox } from './typebox.ts';
+import { isStandardSchema, validate } from './validate.ts';
+
+const User = Type.Object({ id: Type.Integer({ minimum: 1 }), name: Type.String(), 'a/b': Type.Optional(Type.String()) });
+
+describe('typebox()', () => {
+  for (const [label, schema] of [
+    ['a compiled check', typebox(TypeCompiler.Compile(User))],
+    ['a schema with the Value module', typebox(User, Value)],
+  ] as const) {
+    test(`makes ${label} a Standard Schema that accepts valid values`, async () => {
+      expect(isStandardSchema(schema)).toBe(true);
+      expect(await validate(schema, { id: 1, name: 'ada' })).toEqual({ ok: true, value: { id: 1, name: 'ada' } });
+    });
+
+    test(`reports issues of ${label} with paths from JSON Pointers`, async () => {
+      const result = await validate(schema, { id: 0, name: 'ada', 'a/b': 5 });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.issues.map((i) => i.path)).toContainEqual(['id']);
+      expect(result.issues.map((i) => i.path)).toContainEqual(['a/b']);
+    });
+
+    test(`keeps the JSON Schema of ${label} without TypeBox's symbol keys`, () => {
+      const json = toJsonSchema(schema);
+      expect(json?.type).toBe('object');
+      expect((json?.properties as Record<string, unknown>).id).toEqual({ type: 'integer', minimum: 1 });
+      expect(Object.getOwnPropertySymbols(json ?? {})).toEqual([]);
+    });
+  }
+
+  test('refuses something that is neither a compiled check nor a schema with Value', () => {
+    expect(() => typebox({} as never)).toThrow(/compiled check/);
+  });
+});

@@ -1,0 +1,30 @@
+import { App } from '@charter/core';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import * as z from 'zod';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const app = new App({ logger: false, requestTimeoutMs: 50, bodyLimitBytes: 10 });
+let lateAborted: unknown;
+app.get('/slow', { responses: { 200: {} } }, async (ctx) => { await sleep(100); lateAborted = ctx.request.signal.aborted; return { status: 200 }; });
+app.post('/raw', { responses: { 200: { body: type('string') } } }, async (ctx) => ({ status: 200, body: await ctx.request.text() }));
+app.get('/h', { responses: { 200: { body: type({ a: 'string' }) } } }, () => ({ status: 200, body: { a: 'x' } }));
+app.get('/q', { request: { query: v.object({ limit: v.number(), active: v.boolean(), tag: v.array(v.string()) }) }, responses: { 200: {} } }, (ctx) => ({ status: 200, body: ctx.query as any }));
+app.get('/qz', { request: { query: z.object({ limit: z.number(), active: z.boolean(), tag: z.array(z.string()) }) }, responses: { 200: {} } }, (ctx) => ({ status: 200, body: ctx.query as any }));
+
+let r = await app.request('/slow'); console.log(r.status, await r.text()); await sleep(100); console.log('lateAborted', lateAborted);
+const stream = () => new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('0123456789')); c.enqueue(new TextEncoder().encode('abc')); c.close(); } });
+r = await app.request('/raw', { method: 'POST', body: stream(), duplex: 'half' } as RequestInit); console.log('raw chunked', r.status, await r.text());
+r = await app.request('/raw', { method: 'POST', body: 'x'.repeat(20) }); console.log('raw CL', r.status, await r.text());
+r = await app.request('/h'); console.log('GET', r.status, [...r.headers]);
+r = await app.request('/h', { method: 'HEAD' }); console.log('HEAD', r.status, [...r.headers], await r.text());
+r = await app.request('/q?limit=10&active=true&tag=a'); console.log('valibot q', r.status, await r.text());
+r = await app.request('/qz?limit=10&active=true&tag=a'); console.log('zod q', r.status, await r.text());
+const req = new Request('http://x/a', { method: 'POST', body: new Uint8Array([1, 2]) }); console.log('u8 ct', req.headers.get('content-type'));
+const req2 = new Request('http://x/a', { method: 'POST', body: 'x' }); req2.headers.delete('content-type'); console.log('deleted ct', req2.headers.get('content-type'));
+const rr = new Request('http://x/a/b'); Object.defineProperty(rr, 'url', { value: 'http://x/a/../b' }); console.log('override url', rr.url);
+let pulled = false;
+const lazy = new ReadableStream({ pull(c) { pulled = true; c.enqueue(new TextEncoder().encode('{}')); c.close(); } }, { highWaterMark: 0 });
+const lr = new Request('http://x/', { method: 'POST', body: lazy, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+await sleep(5); console.log('pulled after construct', pulled, lr.headers.get('content-length'));
+console.log(new Headers(Object.fromEntries(Array.from({length: 5}, (_, i) => [`x-${i}`, 'v']))).count);
