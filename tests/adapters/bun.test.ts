@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { type } from 'arktype';
+import { App } from '@charter/core';
+import { type BunServer, serve } from '@charter/bun';
+
+let running: BunServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((s) => s.close(100)));
+  running = [];
+});
+
+async function start(app: App, options: Parameters<typeof serve>[1] = {}): Promise<BunServer> {
+  const server = await serve(app, { port: 0, signals: false, ...options });
+  running.push(server);
+  return server;
+}
+
+function exampleApp(): App {
+  const app = new App({ logger: false });
+  app.get('/static', { responses: { 200: { body: type({ ok: 'boolean' }) } } }, () => ({
+    status: 200,
+    body: { ok: true },
+  }));
+  app.get(
+    '/users/:id',
+    { request: { params: type({ id: 'number.integer' }) }, responses: { 200: { body: type({ id: 'number' }) } } },
+    (ctx) => ({ status: 200, body: { id: ctx.params.id } }),
+  );
+  app.post(
+    '/static',
+    { request: { body: type({ name: 'string' }) }, responses: { 201: { body: type({ name: 'string' }) } } },
+    (ctx) => ({ status: 201, body: { name: ctx.body.name } }),
+  );
+  return app;
+}
+
+describe('charter/bun serve', () => {
+  test('serves static routes from the native table and dynamic ones through the router', async () => {
+    const server = await start(exampleApp());
+    const staticRes = await fetch(`${server.url}/static`);
+    expect(staticRes.status).toBe(200);
+    expect(staticRes.headers.get('content-type')).toBe('application/json');
+    expect(await staticRes.json()).toEqual({ ok: true });
+    const dynamic = await fetch(`${server.url}/users/7`);
+    expect(dynamic.status).toBe(200);
+    expect(await dynamic.json()).toEqual({ id: 7 });
+  });
+
+  test('answers the same problems as app.fetch for bad input', async () => {
+    const app = exampleApp();
+    const server = await start(app);
+    for (const [method, path, body] of [
+      ['GET', '/users/abc', undefined],
+      ['DELETE', '/static', undefined],
+      ['GET', '/missing', undefined],
+      ['POST', '/static', '{"name":1}'],
+      ['POST', '/static', '{oops'],
+    ] as const) {
+      const init = { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } };
+      const viaServer = await fetch(`${server.url}${path}`, init);
+      const inProcess = await app.request(path, init);
+      expect(viaServer.status).toBe(inProcess.status);
+      expect(viaServer.headers.get('content-type')).toBe('application/problem+json');
+      expect(viaServer.headers.get('allow')).toBe(inProcess.headers.get('allow'));
+      expect(await viaServer.json()).toEqual(await inProcess.json());
+    }
+  });
+
+  test('a method a static path does not declare falls through to a 405 with Allow', async () => {
+    const server = await start(exampleApp());
+    const res = await fetch(`${server.url}/static`, { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await res.json()).type).toBe('https://charter.dev/errors/method-not-allowed');
+  });
+
+  test('HEAD on a static GET route answers headers without a body', async () => {
+    const server = await start(exampleApp());
+    const res = await fetch(`${server.url}/static`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('');
+  });
+
+  test('with nativeRoutes false every request goes through the router, with the same answers', async () => {
+    const server = await start(exampleApp(), { nativeRoutes: false });
+    const res = await fetch(`${server.url}/static`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  test('close() lets an in-flight request finish, then refuses new connections', async () => {
+    const app = new App({ logger: false });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.get('/slow', { responses: { 200: { body: type({ done: 'boolean' }) } } }, async () => {
+      await gate;
+      return { status: 200, body: { done: true } };
+    });
+    const server = await serve(app, { port: 0, signals: false });
+    const pending = fetch(`${server.url}/slow`);
+    await Bun.sleep(50);
+    const closing = server.close(2000);
+    await Bun.sleep(20);
+    release();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    expect(app.state).toBe('closed');
+    await expect(fetch(`${server.url}/slow`)).rejects.toThrow();
+  });
+
+  test('removes its signal listeners on close', async () => {
+    const before = process.listenerCount('SIGTERM');
+    const server = await serve(exampleApp(), { port: 0 });
+    expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+    await server.close(100);
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+  });
+
+  test('SIGTERM drains in-flight requests and exits 0', async () => {
+    const child = Bun.spawn(['bun', `${import.meta.dir}/fixtures/bun-signal-server.ts`], { stdout: 'pipe', stderr: 'pipe' });
+    const reader = child.stdout.getReader();
+    let output = '';
+    while (!output.includes('\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      output += new TextDecoder().decode(value);
+    }
+    const port = Number(/ready (\d+)/.exec(output)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    const pending = fetch(`http://127.0.0.1:${port}/slow`);
+    await Bun.sleep(100);
+    child.kill('SIGTERM');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    expect(await child.exited).toBe(0);
+  });
+});
