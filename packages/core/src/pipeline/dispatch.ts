@@ -51,25 +51,25 @@ export interface PreMatched {
  *   4. validation (params, query, headers, then body)
  * Any throw goes to onError and becomes an RFC 9457 problem; steps 0-7 run under the timeout.
  */
-export async function dispatch(host: PipelineHost, request: Request, preMatched?: PreMatched): Promise<Response> {
+export function dispatch(host: PipelineHost, request: Request, preMatched?: PreMatched): Promise<Response> {
   const exchange = new Exchange(request);
   host.requestStarted();
+  let work: Promise<Response>;
   try {
-    let response: Response;
-    try {
-      const work = handle(host, exchange, preMatched);
-      const ms = host.options.requestTimeoutMs;
-      response = await (ms > 0 ? withTimeout(work, ms, host.options.requestTimeoutStatus, exchange) : work);
-    } catch (error) {
-      response = await recover(host, exchange, error);
-    }
-    return await finish(host, exchange, response);
-  } finally {
-    host.requestFinished();
+    work = handle(host, exchange, preMatched);
+  } catch (error) {
+    work = Promise.reject(error);
   }
+  const ms = host.options.requestTimeoutMs;
+  if (ms > 0) work = withTimeout(work, ms, host.options.requestTimeoutStatus, exchange);
+  return work.then(
+    (response) => finish(host, exchange, response),
+    (error: unknown) => recover(host, exchange, error).then((response) => finish(host, exchange, response)),
+  );
 }
 
-async function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
+/** Steps 0 to 2, then the route's own steps. Sync until a hook or the route goes async. */
+function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
   const request = exchange.request;
 
   // 0. Perimeter: the header-count guard runs before any hook sees the request (RFC 6585 §5).
@@ -79,6 +79,14 @@ async function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMat
   }
 
   // 1. onRequest: constructor hooks, then app.use perimeter guards.
+  if (host.constructorOnRequest !== undefined || host.perimeterOnRequest !== undefined) {
+    return runOnRequest(host, exchange).then((early) => early ?? matchAndRun(host, exchange, preMatched));
+  }
+  return matchAndRun(host, exchange, preMatched);
+}
+
+async function runOnRequest(host: PipelineHost, exchange: Exchange): Promise<Response | undefined> {
+  const request = exchange.request;
   if (host.constructorOnRequest !== undefined) {
     for (const hook of host.constructorOnRequest) {
       let out = hook(request);
@@ -101,6 +109,11 @@ async function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMat
       throw error;
     }
   }
+  return undefined;
+}
+
+function matchAndRun(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
+  const request = exchange.request;
 
   // 2. Route match.
   const { pathname, search } = splitUrl(request.url);
@@ -159,9 +172,23 @@ async function recover(host: PipelineHost, exchange: Exchange, error: unknown): 
   return rendered.response;
 }
 
-/** Step 8: onSend may replace the response, then onResponse observes it. */
-async function finish(host: PipelineHost, exchange: Exchange, response: Response): Promise<Response> {
+/** Step 8. Without onSend/onResponse hooks and outside HEAD, nothing is left to do. */
+function finish(host: PipelineHost, exchange: Exchange, response: Response): Response | Promise<Response> {
   const phases = phasesFor(host, exchange);
+  if (phases.onSend === undefined && phases.onResponse === undefined && exchange.request.method !== 'HEAD') {
+    host.requestFinished();
+    return response;
+  }
+  return finishWithHooks(host, exchange, phases, response).finally(() => host.requestFinished());
+}
+
+/** onSend may replace the response, then onResponse observes it. */
+async function finishWithHooks(
+  host: PipelineHost,
+  exchange: Exchange,
+  phases: PhaseTable,
+  response: Response,
+): Promise<Response> {
   const ctx = exchange.ctx;
   if (phases.onSend !== undefined) {
     try {

@@ -73,12 +73,22 @@ function planFor(route: CompiledRoute, status: number): ResponsePlan {
 }
 
 function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestContext, body: unknown): Response {
-  const headers = new Headers(ctx.pendingHeaders);
-  if (result.headers !== undefined) for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
   const status = result.status;
-  if (body === undefined || body === null || NULL_BODY_STATUSES.has(status)) {
-    return new Response(null, { status, headers });
+  const pending = ctx.pendingHeaders;
+  const noBody = body === undefined || body === null || NULL_BODY_STATUSES.has(status);
+  if (pending === undefined && result.headers === undefined) {
+    // The common case: no extra headers, so no Headers object is built by hand.
+    if (noBody) return new Response(null, { status });
+    if (typeof body === 'object' && !isPassThroughBody(body)) {
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': plan.contentType ?? JSON_TYPE } });
+    }
+    if (typeof body === 'string' && plan.contentType === undefined) {
+      return new Response(body, { status, headers: { 'content-type': TEXT_TYPE } });
+    }
   }
+  const headers = new Headers(pending);
+  if (result.headers !== undefined) for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
+  if (noBody) return new Response(null, { status, headers });
   const declared = plan.contentType;
   let payload: BodyInit;
   let type: string | undefined;

@@ -1,0 +1,399 @@
+/**
+ * End-to-end HTTP benchmark: `bun bench/http.ts`.
+ * Starts the Charter and plain servers (bench/apps.ts) in their own processes, checks they answer
+ * alike, then for ROUNDS rounds x each scenario x each server (order alternating): warm-up, then a
+ * measured run. Reports requests/s and server CPU µs per request (medians) and Charter/plain
+ * ratios; writes bench/results/http.json.
+ *
+ * Env: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS (default 2),
+ * BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_LOADER=bun (skip wrk).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
+
+type ServerKind = 'charter' | 'plain';
+const SERVERS: readonly ServerKind[] = ['charter', 'plain'];
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  expectedStatus: number;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'GET /health (static)', method: 'GET', path: '/health', expectedStatus: 200 },
+  { name: 'GET /users/42?fields=name', method: 'GET', path: '/users/42?fields=name', expectedStatus: 200 },
+  {
+    name: 'POST /users (JSON body)',
+    method: 'POST',
+    path: '/users',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com' }),
+    expectedStatus: 201,
+  },
+];
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+const MEASURE_SECONDS = envNumber('BENCH_SECONDS', 5);
+const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2);
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 3));
+const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 32));
+
+const BENCH_DIR = import.meta.dir;
+const RESULTS_FILE = join(BENCH_DIR, 'results', 'http.json');
+
+// ---------------------------------------------------------------------------------------------
+// Server processes
+
+interface ServerProcess {
+  kind: ServerKind;
+  port: number;
+  pid: number;
+  proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>;
+}
+
+function clockTicksPerSecond(): number {
+  try {
+    const out = Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim();
+    const n = Number(out);
+    return Number.isInteger(n) && n > 0 ? n : 100;
+  } catch {
+    return 100;
+  }
+}
+
+const CLK_TCK = clockTicksPerSecond();
+
+/** utime + stime of a process (all its threads), in µs, from /proc/<pid>/stat. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Field 2 (comm) may contain spaces; the fields after its closing parenthesis are plain.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of the file are utime and stime; fields[0] here is field 3.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / CLK_TCK;
+}
+
+async function startServer(kind: ServerKind): Promise<ServerProcess> {
+  const proc = Bun.spawn(['bun', join(BENCH_DIR, 'server.ts'), kind, '0'], {
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timeout = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`${kind} server exited before it was ready:\n${text}`);
+      text += decoder.decode(value, { stream: true });
+      const match = /^ready (\d+)$/m.exec(text);
+      if (match !== null) return { kind, port: Number(match[1]), pid: proc.pid, proc };
+    }
+  } finally {
+    clearTimeout(timeout);
+    reader.releaseLock();
+    // Keep draining stdout so the server can never block on a full pipe.
+    void new Response(proc.stdout).text().catch(() => '');
+  }
+}
+
+async function stopServer(server: ServerProcess): Promise<void> {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  server.proc.kill('SIGTERM');
+  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(3000).then(() => false)]);
+  if (!exited) {
+    server.proc.kill('SIGKILL');
+    await server.proc.exited;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness check: both servers answer every scenario alike before anything is measured.
+
+async function probe(
+  server: ServerProcess,
+  scenario: Scenario,
+): Promise<{ status: number; contentType: string | null; body: string }> {
+  const init: RequestInit = { method: scenario.method };
+  if (scenario.headers !== undefined) init.headers = scenario.headers;
+  if (scenario.body !== undefined) init.body = scenario.body;
+  const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, init);
+  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+}
+
+async function checkServers(servers: readonly ServerProcess[]): Promise<void> {
+  const extra: Scenario[] = [
+    { name: 'unknown user', method: 'GET', path: '/users/7', expectedStatus: 404 },
+    { name: 'bad id', method: 'GET', path: '/users/abc', expectedStatus: 422 },
+    {
+      name: 'invalid body',
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '', email: 'nope' }),
+      expectedStatus: 422,
+    },
+  ];
+  for (const scenario of [...SCENARIOS, ...extra]) {
+    const answers = await Promise.all(servers.map((s) => probe(s, scenario)));
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status !== scenario.expectedStatus) {
+        throw new Error(
+          `${servers[i]?.kind} answered ${answer.status} to ${scenario.method} ${scenario.path}, ` +
+            `expected ${scenario.expectedStatus}: ${answer.body}`,
+        );
+      }
+    }
+    // Error bodies differ in wording (Charter lists issues); success bodies must be identical.
+    if (scenario.expectedStatus < 400 || scenario.expectedStatus === 404) {
+      const [first, ...rest] = answers;
+      for (const other of rest) {
+        if (other.body !== first?.body || other.contentType !== first?.contentType) {
+          throw new Error(
+            `The servers disagree on ${scenario.method} ${scenario.path}:\n` +
+              answers.map((a, i) => `  ${servers[i]?.kind}: ${a.contentType} ${a.body}`).join('\n'),
+          );
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+interface RunResult {
+  round: number;
+  scenario: string;
+  server: ServerKind;
+  requests: number;
+  errors: number;
+  seconds: number;
+  requestsPerSecond: number;
+  serverCpuMicros: number;
+  serverCpuMicrosPerRequest: number;
+  /** Server CPU time over wall time: 1.0 is one core busy the whole run. */
+  serverCores: number;
+  loaderCpuMicros: number;
+  p50Micros?: number;
+  p99Micros?: number;
+}
+
+function targetFor(server: ServerProcess, scenario: Scenario): LoadTarget {
+  const target: LoadTarget = {
+    method: scenario.method,
+    url: `http://127.0.0.1:${server.port}${scenario.path}`,
+    expectedStatus: scenario.expectedStatus,
+  };
+  if (scenario.headers !== undefined) target.headers = scenario.headers;
+  if (scenario.body !== undefined) target.body = scenario.body;
+  return target;
+}
+
+async function measure(server: ServerProcess, scenario: Scenario, round: number): Promise<RunResult> {
+  const target = targetFor(server, scenario);
+  await runLoad(target, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+  const cpuBefore = cpuMicros(server.pid);
+  const load: LoadResult = await runLoad(target, { seconds: MEASURE_SECONDS, connections: CONNECTIONS });
+  const serverCpuMicros = cpuMicros(server.pid) - cpuBefore;
+  if (load.requests === 0) throw new Error(`No successful request to ${server.kind} ${scenario.name}`);
+  const result: RunResult = {
+    round,
+    scenario: scenario.name,
+    server: server.kind,
+    requests: load.requests,
+    errors: load.errors,
+    seconds: load.seconds,
+    requestsPerSecond: load.requestsPerSecond,
+    serverCpuMicros,
+    serverCpuMicrosPerRequest: serverCpuMicros / load.requests,
+    serverCores: serverCpuMicros / 1e6 / load.seconds,
+    loaderCpuMicros: load.loaderCpuMicros,
+  };
+  if (load.p50Micros !== undefined) result.p50Micros = load.p50Micros;
+  if (load.p99Micros !== undefined) result.p99Micros = load.p99Micros;
+  return result;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+interface Summary {
+  scenario: string;
+  server: ServerKind;
+  requestsPerSecond: number;
+  serverCpuMicrosPerRequest: number;
+  serverCores: number;
+  errors: number;
+  p50Micros?: number;
+}
+
+function summarise(runs: readonly RunResult[]): Summary[] {
+  const out: Summary[] = [];
+  for (const scenario of SCENARIOS) {
+    for (const server of SERVERS) {
+      const mine = runs.filter((r) => r.scenario === scenario.name && r.server === server);
+      const summary: Summary = {
+        scenario: scenario.name,
+        server,
+        requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
+        serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
+        serverCores: median(mine.map((r) => r.serverCores)),
+        errors: mine.reduce((n, r) => n + r.errors, 0),
+      };
+      const p50s = mine.flatMap((r) => (r.p50Micros === undefined ? [] : [r.p50Micros]));
+      if (p50s.length > 0) summary.p50Micros = median(p50s);
+      out.push(summary);
+    }
+  }
+  return out;
+}
+
+interface Ratio {
+  scenario: string;
+  /** Charter requests/s over plain requests/s: below 1 means Charter serves fewer. */
+  throughput: number;
+  /** Charter CPU µs per request over plain: above 1 means Charter costs more per request. */
+  cpuPerRequest: number;
+}
+
+function ratios(summaries: readonly Summary[]): Ratio[] {
+  return SCENARIOS.map((scenario) => {
+    const charter = summaries.find((s) => s.scenario === scenario.name && s.server === 'charter');
+    const plain = summaries.find((s) => s.scenario === scenario.name && s.server === 'plain');
+    if (charter === undefined || plain === undefined) throw new Error('missing summary');
+    return {
+      scenario: scenario.name,
+      throughput: charter.requestsPerSecond / plain.requestsPerSecond,
+      cpuPerRequest: charter.serverCpuMicrosPerRequest / plain.serverCpuMicrosPerRequest,
+    };
+  });
+}
+
+function table(summaries: readonly Summary[], ratioList: readonly Ratio[]): string {
+  const header = ['scenario', 'server', 'req/s (median)', 'server CPU µs/req', 'server cores', 'errors', 'Charter/plain'];
+  const rows: string[][] = [];
+  for (const s of summaries) {
+    const ratio = ratioList.find((r) => r.scenario === s.scenario);
+    const ratioText =
+      s.server === 'charter' && ratio !== undefined
+        ? `req/s ×${ratio.throughput.toFixed(2)}, CPU/req ×${ratio.cpuPerRequest.toFixed(2)}`
+        : '';
+    rows.push([
+      s.server === 'charter' ? s.scenario : '',
+      s.server,
+      Math.round(s.requestsPerSecond).toLocaleString('en-US'),
+      s.serverCpuMicrosPerRequest.toFixed(1),
+      s.serverCores.toFixed(2),
+      String(s.errors),
+      ratioText,
+    ]);
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const numeric = [false, false, true, true, true, true, false];
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function runHttpBench(): Promise<void> {
+  const tool = loadTool();
+  const started = performance.now();
+  console.log(
+    `HTTP benchmark: Bun ${Bun.version}, ${availableParallelism()} cores, load generator ${tool === 'wrk' ? 'wrk (1 thread)' : 'Bun fetch client'}, ` +
+      `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured, ${ROUNDS} rounds`,
+  );
+  const servers: ServerProcess[] = [];
+  const onSignal = (): void => {
+    for (const server of servers) server.proc.kill('SIGKILL');
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    for (const kind of SERVERS) servers.push(await startServer(kind));
+    await checkServers(servers);
+    const runs: RunResult[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const scenario of SCENARIOS) {
+        // Alternate which server goes first, so drift in machine load hits both alike.
+        const order = (round + SCENARIOS.indexOf(scenario)) % 2 === 0 ? servers : [...servers].reverse();
+        for (const server of order) {
+          const run = await measure(server, scenario, round);
+          runs.push(run);
+          console.log(
+            `  round ${round} ${scenario.name.padEnd(26)} ${server.kind.padEnd(7)} ` +
+              `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s ` +
+              `${run.serverCpuMicrosPerRequest.toFixed(1).padStart(6)} µs/req ` +
+              `(server ${run.serverCores.toFixed(2)} cores, ${run.errors} errors)`,
+          );
+        }
+      }
+    }
+    const summaries = summarise(runs);
+    const ratioList = ratios(summaries);
+    console.log(`\n${table(summaries, ratioList)}\n`);
+    console.log(
+      'req/s and CPU µs/req are medians of the rounds; CPU is the server process (utime + stime from ' +
+        '/proc), divided by the requests it completed. Ratios are Charter over plain.',
+    );
+    mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
+    writeFileSync(
+      RESULTS_FILE,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          bun: Bun.version,
+          cores: availableParallelism(),
+          loadGenerator: tool,
+          connections: CONNECTIONS,
+          warmupSeconds: WARMUP_SECONDS,
+          measureSeconds: MEASURE_SECONDS,
+          rounds: ROUNDS,
+          clockTicksPerSecond: CLK_TCK,
+          summary: summaries,
+          ratios: ratioList,
+          runs,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`wrote ${RESULTS_FILE} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await runHttpBench();
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  }
+}
