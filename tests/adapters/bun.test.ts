@@ -56,7 +56,11 @@ describe('charter/bun serve', () => {
       ['POST', '/static', '{"name":1}'],
       ['POST', '/static', '{oops'],
     ] as const) {
-      const init = { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } };
+      const init: RequestInit = {
+        method,
+        body,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      };
       const viaServer = await fetch(`${server.url}${path}`, init);
       const inProcess = await app.request(path, init);
       expect(viaServer.status).toBe(inProcess.status);
