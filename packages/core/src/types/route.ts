@@ -130,7 +130,7 @@ export function defineRoute<
   const P extends string,
   Req extends RequestSpec = {},
   const R extends ResponsesSpec = ResponsesSpec,
->(definition: RouteDefinition<M, P, Req, R>): RouteDefinition<M, P, Req, R> {
+>(definition: RouteDefinition<M, P, Req, R>): NoInfer<RouteDefinition<M, P, Req, R>> {
   return definition;
 }
 
