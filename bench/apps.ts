@@ -43,11 +43,10 @@ export function charterApp(): App {
   const nextId = idCounter();
   const app = new App({ logger: false });
 
-  app.get(
-    '/health',
-    { responses: { 200: { body: Health } } },
-    () => ({ status: 200, body: { status: 'ok' as const } }),
-  );
+  app.get('/health', { responses: { 200: { body: Health } } }, () => ({
+    status: 200,
+    body: { status: 'ok' as const },
+  }));
 
   app.get(
     '/users/:id',
@@ -62,11 +61,10 @@ export function charterApp(): App {
     },
   );
 
-  app.post(
-    '/users',
-    { request: { body: NewUser }, responses: { 201: { body: User } } },
-    (ctx) => ({ status: 201, body: { id: nextId(), name: ctx.body.name, email: ctx.body.email } }),
-  );
+  app.post('/users', { request: { body: NewUser }, responses: { 201: { body: User } } }, (ctx) => ({
+    status: 201,
+    body: { id: nextId(), name: ctx.body.name, email: ctx.body.email },
+  }));
 
   return app;
 }
@@ -81,7 +79,10 @@ function json(status: number, body: unknown, contentType = JSON_TYPE): Response 
 }
 
 function problem(status: number, title: string, detail?: string): Response {
-  const body = detail === undefined ? { type: 'about:blank', title, status } : { type: 'about:blank', title, status, detail };
+  const body =
+    detail === undefined
+      ? { type: 'about:blank', title, status }
+      : { type: 'about:blank', title, status, detail };
   return json(status, body, PROBLEM_TYPE);
 }
 

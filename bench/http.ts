@@ -103,13 +103,19 @@ async function startServer(kind: ServerKind): Promise<ServerProcess> {
       if (done) throw new Error(`${kind} server exited before it was ready:\n${text}`);
       text += decoder.decode(value, { stream: true });
       const match = /^ready (\d+)$/m.exec(text);
-      if (match !== null) return { kind, port: Number(match[1]), pid: proc.pid, proc };
+      if (match !== null) {
+        // Keep draining stdout so the server can never block on a full pipe.
+        void (async () => {
+          while (!(await reader.read()).done) {}
+        })().catch(() => {});
+        return { kind, port: Number(match[1]), pid: proc.pid, proc };
+      }
     }
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
   } finally {
     clearTimeout(timeout);
-    reader.releaseLock();
-    // Keep draining stdout so the server can never block on a full pipe.
-    void new Response(proc.stdout).text().catch(() => '');
   }
 }
 
@@ -134,7 +140,11 @@ async function probe(
   if (scenario.headers !== undefined) init.headers = scenario.headers;
   if (scenario.body !== undefined) init.body = scenario.body;
   const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, init);
-  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: await response.text(),
+  };
 }
 
 async function checkServers(servers: readonly ServerProcess[]): Promise<void> {
@@ -234,7 +244,9 @@ async function measure(server: ServerProcess, scenario: Scenario, round: number)
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 interface Summary {
@@ -290,7 +302,15 @@ function ratios(summaries: readonly Summary[]): Ratio[] {
 }
 
 function table(summaries: readonly Summary[], ratioList: readonly Ratio[]): string {
-  const header = ['scenario', 'server', 'req/s (median)', 'server CPU µs/req', 'server cores', 'errors', 'Charter/plain'];
+  const header = [
+    'scenario',
+    'server',
+    'req/s (median)',
+    'server CPU µs/req',
+    'server cores',
+    'errors',
+    'Charter/plain',
+  ];
   const rows: string[][] = [];
   for (const s of summaries) {
     const ratio = ratioList.find((r) => r.scenario === s.scenario);

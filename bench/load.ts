@@ -51,12 +51,19 @@ export function loadTool(): LoadTool {
 
 function assertLoopback(url: string): void {
   const { hostname, protocol } = new URL(url);
-  if (protocol !== 'http:' || (hostname !== '127.0.0.1' && hostname !== '[::1]' && hostname !== 'localhost')) {
+  if (
+    protocol !== 'http:' ||
+    (hostname !== '127.0.0.1' && hostname !== '[::1]' && hostname !== 'localhost')
+  ) {
     throw new Error(`The load generator only targets loopback http URLs, got ${url}`);
   }
 }
 
-export async function runLoad(target: LoadTarget, options: LoadOptions, tool = loadTool()): Promise<LoadResult> {
+export async function runLoad(
+  target: LoadTarget,
+  options: LoadOptions,
+  tool = loadTool(),
+): Promise<LoadResult> {
   assertLoopback(target.url);
   return tool === 'wrk' ? runWrk(target, options) : runBunClient(target, options);
 }
@@ -75,7 +82,7 @@ function wrkScript(target: LoadTarget): string {
   const lines = [`wrk.method = ${luaString(target.method)}`];
   if (target.body !== undefined) lines.push(`wrk.body = ${luaString(target.body)}`);
   for (const [name, value] of Object.entries(target.headers ?? {})) {
-    lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+    lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
   }
   // One JSON line at the end; reading per-response statuses in Lua would slow wrk down.
   lines.push(

@@ -163,7 +163,11 @@ describe('router: HEAD', () => {
     let calls = 0;
     app.get('/doc/:id', { responses: { 200: { body: type({ id: 'string' }) } } }, (ctx) => {
       calls++;
-      return { status: 200, body: { id: ctx.params.id }, headers: { etag: '"v1"', 'x-calls': String(calls) } };
+      return {
+        status: 200,
+        body: { id: ctx.params.id },
+        headers: { etag: '"v1"', 'x-calls': String(calls) },
+      };
     });
     const get = await app.request('/doc/5');
     const getBody = await get.text();

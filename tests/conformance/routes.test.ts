@@ -56,7 +56,12 @@ describe('app.route', () => {
 
   test('throws for a path that does not start with "/"', () => {
     const error = thrown(() =>
-      newApp().route({ method: 'GET', path: 'items', responses: { 200: {} }, handler: () => ({ status: 200 }) }),
+      newApp().route({
+        method: 'GET',
+        path: 'items',
+        responses: { 200: {} },
+        handler: () => ({ status: 200 }),
+      }),
     );
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toContain('"items"');
@@ -137,10 +142,14 @@ describe('method shorthands', () => {
   for (const name of methods) {
     test(`app.${name} registers a ${name.toUpperCase()} route`, async () => {
       const app = newApp();
-      app[name]('/thing/:id', { responses: { 200: { body: type({ method: 'string', id: 'string' }) } } }, (ctx) => ({
-        status: 200,
-        body: { method: ctx.request.method, id: ctx.params.id },
-      }));
+      app[name](
+        '/thing/:id',
+        { responses: { 200: { body: type({ method: 'string', id: 'string' }) } } },
+        (ctx) => ({
+          status: 200,
+          body: { method: ctx.request.method, id: ctx.params.id },
+        }),
+      );
       expect(app.introspect()).toEqual([
         {
           method: name.toUpperCase() as IntrospectedRoute['method'],
@@ -211,7 +220,10 @@ describe('app.group', () => {
   test('joins the prefix to each route path', async () => {
     const app = newApp();
     app.group('/api/v1', {}, (g) => {
-      g.get('/users', { responses: { 200: { body: type('string') } } }, () => ({ status: 200, body: 'users' }));
+      g.get('/users', { responses: { 200: { body: type('string') } } }, () => ({
+        status: 200,
+        body: 'users',
+      }));
       g.get('/', { responses: { 200: { body: type('string') } } }, () => ({ status: 200, body: 'root' }));
     });
     expect(app.introspect().map((r) => r.path)).toEqual(['/api/v1/users', '/api/v1']);
@@ -362,10 +374,20 @@ describe('app.introspect', () => {
   test('lists routes in registration order with full paths', () => {
     const app = newApp();
     app.get('/b', { responses: { 200: {} } }, () => ({ status: 200 }));
-    app.group('/g', { tags: ['g'] }, (g) => g.post('/a', { responses: { 201: {} } }, () => ({ status: 201 })));
+    app.group('/g', { tags: ['g'] }, (g) =>
+      g.post('/a', { responses: { 201: {} } }, () => ({ status: 201 })),
+    );
     app.delete('/c', { responses: { 204: {} } }, () => ({ status: 204 }));
     expect(app.introspect()).toEqual([
-      { method: 'GET', path: '/b', hasBody: false, hasQuery: false, hasParams: false, hasHeaders: false, responses: [200] },
+      {
+        method: 'GET',
+        path: '/b',
+        hasBody: false,
+        hasQuery: false,
+        hasParams: false,
+        hasHeaders: false,
+        responses: [200],
+      },
       {
         method: 'POST',
         path: '/g/a',
@@ -449,16 +471,20 @@ describe('route registration errors', () => {
 
   test('throws when responses is missing or empty', () => {
     const app = newApp();
-    const missing = thrown(() => app.route({ method: 'GET', path: '/a', handler: ok } as unknown as AnyRouteDefinition));
+    const missing = thrown(() =>
+      app.route({ method: 'GET', path: '/a', handler: ok } as unknown as AnyRouteDefinition),
+    );
     expect(missing.message).toContain('responses');
-    const empty = thrown(() => app.route({ method: 'GET', path: '/a', responses: {}, handler: ok }));
+    const empty = thrown(() => app.route({ method: 'GET', path: '/a', responses: {}, handler: ok as never }));
     expect(empty.message).toContain('responses');
     expect(app.introspect()).toEqual([]);
   });
 
   for (const status of [99, 600, 0, 1000]) {
     test(`throws for a response status of ${status}, naming it`, () => {
-      const error = thrown(() => newApp().route({ method: 'GET', path: '/a', responses: { [status]: {} }, handler: ok }));
+      const error = thrown(() =>
+        newApp().route({ method: 'GET', path: '/a', responses: { [status]: {} }, handler: ok }),
+      );
       expect(error.message).toContain(String(status));
     });
   }
@@ -471,7 +497,12 @@ describe('route registration errors', () => {
 
   test('throws when the handler is not a function', () => {
     const error = thrown(() =>
-      newApp().route({ method: 'GET', path: '/a', responses: { 200: {} }, handler: 'nope' } as unknown as AnyRouteDefinition),
+      newApp().route({
+        method: 'GET',
+        path: '/a',
+        responses: { 200: {} },
+        handler: 'nope',
+      } as unknown as AnyRouteDefinition),
     );
     expect(error.message).toContain('handler');
   });
@@ -512,7 +543,7 @@ describe('route registration errors', () => {
         method: 'GET',
         path: '/a',
         responses: { 200: { body: 'string' as never } },
-        handler: ok,
+        handler: ok as never,
       }),
     ).toThrow('responses[200].body');
   });

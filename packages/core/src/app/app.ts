@@ -1,4 +1,4 @@
-import { ServiceUnavailableError, renderError } from '../errors/index.ts';
+import { InternalError, ServiceUnavailableError, renderError } from '../errors/index.ts';
 import { type Logger, resolveLogger } from '../logger/index.ts';
 import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatch.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
@@ -38,6 +38,9 @@ export class App extends Scope {
   readonly logger: Logger;
   readonly #lifecycle: Lifecycle;
   readonly #host: PipelineHost;
+  #readying: Promise<this> | undefined;
+  /** Set when a plugin failed to install: the app then answers 500 rather than serve half-installed. */
+  #installError: unknown;
 
   constructor(options: AppOptions = {}) {
     const resolved = resolveAppOptions(options);
@@ -71,7 +74,19 @@ export class App extends Scope {
   /** Answers a Request: the handler every runtime adapter calls. */
   readonly fetch = (request: Request): Promise<Response> => {
     if (this.#lifecycle.state !== 'serving') return Promise.resolve(this.#refuse());
-    if (this.registry.pending.length > 0) return this.ready().then(() => dispatch(this.#host, request));
+    if (this.#installError !== undefined) return Promise.resolve(this.#installFailed());
+    if (this.registry.pending.length > 0 || this.#readying !== undefined) {
+      return this.ready().then(
+        () => dispatch(this.#host, request),
+        (error: unknown) => {
+          if (this.#installError === undefined) {
+            this.#installError = error;
+            this.logger.error('A plugin failed to install; the app answers 500 until it is fixed', { error });
+          }
+          return this.#installFailed();
+        },
+      );
+    }
     return dispatch(this.#host, request);
   };
 
@@ -88,13 +103,21 @@ export class App extends Scope {
   }
 
   /** Resolves once every plugin (async ones included) is installed. */
-  async ready(): Promise<this> {
-    const pending = this.registry.pending;
-    while (pending.length > 0) {
-      const batch = pending.splice(0, pending.length);
-      await Promise.all(batch);
-    }
-    return this;
+  ready(): Promise<this> {
+    // Concurrent callers share one installation, so none of them resolves before the plugins are in.
+    this.#readying ??= (async () => {
+      const pending = this.registry.pending;
+      while (pending.length > 0) await Promise.all(pending.splice(0, pending.length));
+      return this;
+    })();
+    const readying = this.#readying;
+    readying.then(
+      () => {
+        if (this.registry.pending.length === 0 && this.#readying === readying) this.#readying = undefined;
+      },
+      () => {},
+    );
+    return readying;
   }
 
   /** Stops the app: onShutdown listeners, drain in-flight requests (up to timeoutMs), then onClose. */
@@ -159,6 +182,13 @@ export class App extends Scope {
       });
     }
     return out;
+  }
+
+  #installFailed(): Response {
+    return renderError(
+      new InternalError({ detail: `A plugin failed to install: ${(this.#installError as Error)?.message ?? 'unknown'}` }),
+      this.options.production,
+    ).response;
   }
 
   #refuse(): Response {

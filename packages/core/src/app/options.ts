@@ -105,7 +105,7 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
   if (options.production !== undefined && typeof options.production !== 'boolean') {
     throw new AppOptionsError('production', 'must be a boolean');
   }
-  const timeoutStatus = options.requestTimeoutStatus ?? 408;
+  const timeoutStatus = options.requestTimeoutStatus === undefined ? 408 : options.requestTimeoutStatus;
   if (timeoutStatus !== 408 && timeoutStatus !== 503 && timeoutStatus !== 504) {
     throw new AppOptionsError('requestTimeoutStatus', `must be 408, 503 or 504, got ${String(timeoutStatus)}`);
   }

@@ -25,8 +25,12 @@ export class Exchange {
     return this.#controller.signal;
   }
 
+  /** True once the request timed out: later steps must not start (no handler side effects after a 408). */
+  timedOut = false;
+
   abort(reason: unknown): void {
-    this.#controller?.abort(reason);
+    // Created here if nobody listened yet, so a signal read after the timeout is already aborted.
+    (this.#controller ??= new AbortController()).abort(reason);
   }
 }
 
@@ -59,6 +63,11 @@ export class RequestContext {
   get request(): Request {
     this.#request ??= limitedRequest(this.#exchange.request, this.#compiled.bodyLimitBytes, this.#exchange.signal);
     return this.#request;
+  }
+
+  /** True once the request timed out; the pipeline starts no further step. */
+  get timedOut(): boolean {
+    return this.#exchange.timedOut;
   }
 
   /** Where the pipeline reads the body from: the wrapped request once user code has touched it. */

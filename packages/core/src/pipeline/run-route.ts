@@ -6,6 +6,9 @@ import type { ResolvedAppOptions } from '../app/options.ts';
 import { acceptRawResponse, respond } from './respond.ts';
 import { validateBody, validateRequestParts } from './validate-request.ts';
 
+/** Thrown to stop a timed-out request's remaining steps; nobody receives it (the timeout answered). */
+const ABANDONED = new Error('The request timed out; its remaining steps were skipped');
+
 /**
  * Steps 3 to 7 of the pipeline for a matched route, in the order of the spec's table. Each step is
  * skipped when the route's plan says it has nothing to do; sync work is never awaited.
@@ -46,6 +49,9 @@ export async function runRoute(route: CompiledRoute, ctx: RequestContext, option
     if (checked instanceof Promise) await checked;
   }
 
+  // A timed-out request has been answered already: start nothing with side effects.
+  if (ctx.timedOut) throw ABANDONED;
+
   // 5. beforeHandle: body-aware guards.
   if (hooks.beforeHandle !== undefined) {
     for (const hook of hooks.beforeHandle) {
@@ -54,6 +60,8 @@ export async function runRoute(route: CompiledRoute, ctx: RequestContext, option
       if (out instanceof Response) return acceptRawResponse(route, ctx, out, 'A beforeHandle hook');
     }
   }
+
+  if (ctx.timedOut) throw ABANDONED;
 
   // 6. Handler.
   let result: unknown = route.handler(ctx as never);

@@ -14,6 +14,7 @@ export function withTimeout(
   return new Promise<Response>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = new RequestTimeoutError({ status, detail: `The request did not complete within ${ms} ms` });
+      exchange.timedOut = true;
       exchange.abort(error);
       // The late outcome of the abandoned work is settled here, never reported as unhandled.
       work.catch(() => {});

@@ -24,20 +24,23 @@ function run(schema: AnySchema, input: unknown, location: IssueLocation): Outcom
   return result instanceof Promise ? result.then((r) => outcome(r, location)) : outcome(result, location);
 }
 
+// Rounds of conversion for schemas without a JSON Schema: scalar, or array then element.
+const MAX_COERCION_ROUNDS = 3;
+
 /** Validates one text-valued part (params, query, headers), converting text where the schema asks. */
 function validatePart(plan: PartPlan, raw: Record<string, unknown>): Outcome | Promise<Outcome> {
   if (plan.coercion !== undefined) return run(plan.schema, applyCoercion(raw, plan.coercion), plan.location);
-  // No JSON Schema to plan from: try as given, then once more with the flagged values converted.
-  const first = run(plan.schema, raw, plan.location);
-  const retry = (o: Outcome): Outcome | Promise<Outcome> => {
-    if (o.ok) return o;
-    const coerced = coerceFromIssues(raw, o.issues);
-    if (coerced === undefined) return o;
-    const second = run(plan.schema, coerced, plan.location);
-    const keepFirstIfStillBad = (s: Outcome): Outcome => (s.ok ? s : o);
-    return second instanceof Promise ? second.then(keepFirstIfStillBad) : keepFirstIfStillBad(second);
+  // No JSON Schema to plan from: validate, and where issues ask for another type, convert and retry.
+  const attempt = (input: Record<string, unknown>, round: number): Outcome | Promise<Outcome> => {
+    const settle = (o: Outcome): Outcome | Promise<Outcome> => {
+      if (o.ok || round >= MAX_COERCION_ROUNDS) return o;
+      const coerced = coerceFromIssues(input, o.issues);
+      return coerced === undefined ? o : attempt(coerced, round + 1);
+    };
+    const o = run(plan.schema, input, plan.location);
+    return o instanceof Promise ? o.then(settle) : settle(o);
   };
-  return first instanceof Promise ? first.then(retry) : retry(first);
+  return attempt(raw, 0);
 }
 
 /**

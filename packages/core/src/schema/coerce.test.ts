@@ -56,15 +56,23 @@ describe('applyCoercion', () => {
 });
 
 describe('coerceFromIssues', () => {
-  test('converts only the values the issues point at', () => {
+  test('converts the values whose issue asks for a number or a boolean', () => {
     const out = coerceFromIssues({ a: '1', b: '2', c: 'true' }, [
-      { path: ['a'], message: 'x' },
-      { path: ['c'], message: 'x' },
+      { path: ['a'], message: 'Invalid type: Expected number but received "1"' },
+      { path: ['c'], message: 'Invalid type: Expected boolean but received "true"' },
     ]);
     expect(out).toEqual({ a: 1, b: '2', c: true });
   });
 
-  test('gives undefined when nothing could be converted', () => {
-    expect(coerceFromIssues({ a: 'abc' }, [{ path: ['a'], message: 'x' }])).toBeUndefined();
+  test('wraps a single value when an array is expected, then converts its elements', () => {
+    const wrapped = coerceFromIssues({ ids: '7' }, [{ path: ['ids'], message: 'Expected Array but received "7"' }]);
+    expect(wrapped).toEqual({ ids: ['7'] });
+    const converted = coerceFromIssues(wrapped!, [{ path: ['ids', '0'], message: 'Expected number' }]);
+    expect(converted).toEqual({ ids: [7] });
+  });
+
+  test('leaves values alone when the issue is not about their type', () => {
+    expect(coerceFromIssues({ name: '12' }, [{ path: ['name'], message: 'Invalid length: Expected >=3' }])).toBeUndefined();
+    expect(coerceFromIssues({ a: 'abc' }, [{ path: ['a'], message: 'Expected number' }])).toBeUndefined();
   });
 });

@@ -76,10 +76,27 @@ export function applyCoercion(values: Record<string, unknown>, plan: CoercionPla
   return out;
 }
 
+// The libraries' type-mismatch messages name the expected type ("Expected number but received",
+// "expected number, received string", "must be a number"). Word-bounded, so linear-time.
+const WANTS_ARRAY = /\barray\b/i;
+const WANTS_NUMBER = /\b(?:number|integer)\b/i;
+const WANTS_BOOLEAN = /\bboolean\b/i;
+
+function convertForMessage(value: string, message: string): unknown {
+  if (WANTS_ARRAY.test(message)) return [value];
+  if (WANTS_NUMBER.test(message) && NUMERIC.test(value)) return Number(value);
+  if (WANTS_BOOLEAN.test(message)) {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+  }
+  return undefined;
+}
+
 /**
- * For schemas without a JSON Schema form: after a failed validation, convert the top-level values
- * the issues point at when they look like numbers or booleans. Returns undefined when nothing
- * changed, so the caller reports the original issues.
+ * For schemas without a JSON Schema form (valibot, custom ones): after a failed validation,
+ * convert the text values whose issue says a number, boolean or array was expected, including
+ * elements of arrays. The caller validates again (a single value may need two rounds: wrapped
+ * into an array, then its element converted). Returns undefined when nothing changed.
  */
 export function coerceFromIssues(
   values: Record<string, unknown>,
@@ -87,20 +104,25 @@ export function coerceFromIssues(
 ): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const issue of issues) {
-    const key = issue.path[0];
+    const [key, index] = issue.path;
     if (key === undefined) continue;
-    const value = values[key];
-    if (typeof value !== 'string') continue;
-    const converted = NUMERIC.test(value)
-      ? Number(value)
-      : value === 'true'
-        ? true
-        : value === 'false'
-          ? false
-          : undefined;
-    if (converted === undefined) continue;
-    out ??= { ...values };
-    out[key] = converted;
+    const current = (out ?? values)[key];
+    if (issue.path.length === 1 && typeof current === 'string') {
+      const converted = convertForMessage(current, issue.message);
+      if (converted === undefined) continue;
+      out ??= { ...values };
+      out[key] = converted;
+    } else if (issue.path.length === 2 && Array.isArray(current) && index !== undefined) {
+      const i = Number(index);
+      const element = current[i];
+      if (typeof element !== 'string') continue;
+      const converted = convertForMessage(element, issue.message);
+      if (converted === undefined || Array.isArray(converted)) continue;
+      out ??= { ...values };
+      const copy = [...current];
+      copy[i] = converted;
+      out[key] = copy;
+    }
   }
   return out;
 }

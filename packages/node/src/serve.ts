@@ -1,0 +1,136 @@
+/**
+ * `serve(app)`: a `node:http` server for an App, with Node's parser and timeout errors answered as
+ * problem documents, and graceful shutdown on close() or SIGINT/SIGTERM.
+ */
+import { createServer } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { App } from '@charter/core';
+import { createClientErrorHandler } from './client-error.ts';
+import { createHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
+import { formatHost } from './request.ts';
+import { exitAfterShutdown, onShutdownSignal } from './signals.ts';
+import { resolveServeOptions, type ServeOptions, type ServeSettings } from './serve-options.ts';
+
+/** A listening server, as `serve()` resolves it. */
+export interface RunningServer {
+  /** The port listened on (the one the OS picked when `port` was 0). */
+  port: number;
+  hostname: string;
+  /** `http://<hostname>:<port>` (`localhost` when listening on every interface), no trailing slash. */
+  url: string;
+  /** The underlying `node:http` server. */
+  server: Server;
+  /**
+   * Graceful shutdown: stops accepting connections, lets in-flight requests finish, closes idle
+   * keep-alive connections, and force-closes what is left after `timeoutMs` (default
+   * `shutdownTimeoutMs`). Runs `app.shutdown()`. Idempotent: later calls return the same promise.
+   */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Node keeps at most `maxHeadersCount` header lines and silently drops the rest (2000 by default);
+ * keep at least as many as the app's guard must see, and no cap at all when the guard is off (the
+ * header-size limit still bounds memory).
+ */
+function nodeMaxHeadersCount(maxHeaderCount: number): number {
+  return maxHeaderCount === 0 ? 0 : Math.max(maxHeaderCount, 2000);
+}
+
+function listen(server: Server, settings: ServeSettings): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(settings.port, settings.hostname, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Serves the app over `node:http`; resolves once listening. */
+export async function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+  const settings = resolveServeOptions(options);
+  await app.ready();
+
+  // Which ServerResponse is writing on a socket: the clientError handler must not write over it.
+  const inFlight = new Map<Duplex, ServerResponse>();
+  let draining = false;
+  // Filled in once listening; read per request (only when the Host header cannot be used).
+  const handlerSettings: HandlerSettings = {};
+  const handler = createHandler(app, handlerSettings);
+  const server = createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      connectionsCheckingInterval: settings.connectionsCheckingIntervalMs,
+    },
+    (req, res) => {
+      const socket = req.socket;
+      inFlight.set(socket, res);
+      res.once('close', () => {
+        if (inFlight.get(socket) === res) inFlight.delete(socket);
+        // While draining, a connection whose last response just ended is idle: close it now.
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
+      handler(req, res);
+    },
+  );
+  server.maxHeadersCount = nodeMaxHeadersCount(app.options.maxHeaderCount);
+  server.on('clientError', createClientErrorHandler(app, (socket) => inFlight.get(socket)));
+
+  const address = await listen(server, settings);
+  server.on('error', (error) => app.logger.error('The HTTP server failed', { error }));
+  const unspecified = address.address === '0.0.0.0' || address.address === '::';
+  const authority = `${unspecified ? 'localhost' : formatHost(address.address)}:${address.port}`;
+  // On every interface, the address a request actually arrived on is the better fallback.
+  if (!unspecified) handlerSettings.fallbackAuthority = authority;
+  const url = `http://${authority}`;
+  app.logger.info('Listening', { url, hostname: settings.hostname, port: address.port });
+
+  let closing: Promise<void> | undefined;
+  let removeSignals = (): void => {};
+  const close = (timeoutMs = settings.shutdownTimeoutMs, reason = 'close'): Promise<void> => {
+    closing ??= (async () => {
+      removeSignals();
+      draining = true;
+      // Sets the app draining at once: requests that still arrive on open connections get a 503.
+      const appStopped = app.shutdown(timeoutMs, reason);
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        if (inFlight.size > 0) {
+          app.logger.warn('Shutdown timeout reached: closing connections with responses in flight', {
+            inFlight: inFlight.size,
+            timeoutMs,
+          });
+        }
+        for (const res of inFlight.values()) markEndedByServer(res, 503);
+        server.closeAllConnections();
+      }, timeoutMs);
+      try {
+        await Promise.all([appStopped, serverClosed]);
+      } finally {
+        clearTimeout(force);
+      }
+    })();
+    return closing;
+  };
+
+  if (settings.signals) {
+    removeSignals = onShutdownSignal((signal) => {
+      app.logger.info('Shutting down', { signal });
+      close(settings.shutdownTimeoutMs, signal).then(
+        () => exitAfterShutdown(false),
+        (error: unknown) => {
+          app.logger.error('Shutdown failed', { signal, error });
+          exitAfterShutdown(true);
+        },
+      );
+    });
+  }
+
+  return { port: address.port, hostname: settings.hostname, url, server, close: (timeoutMs) => close(timeoutMs) };
+}
