@@ -18,7 +18,9 @@ export function createExampleApp(): App {
       responses: { 200: { body: Todo.array() } },
     },
     (ctx) => {
-      const all = [...todos.values()].filter((t) => ctx.query.done === undefined || t.done === ctx.query.done);
+      const all = [...todos.values()].filter(
+        (t) => ctx.query.done === undefined || t.done === ctx.query.done,
+      );
       return { status: 200, body: all.slice(0, ctx.query.limit ?? 20) };
     },
   );
@@ -27,7 +29,8 @@ export function createExampleApp(): App {
     '/todos',
     { operationId: 'createTodo', request: { body: NewTodo }, responses: { 201: { body: Todo }, 409: {} } },
     (ctx) => {
-      if ([...todos.values()].some((t) => t.title === ctx.body.title)) throw new ConflictError('That to-do exists');
+      if ([...todos.values()].some((t) => t.title === ctx.body.title))
+        throw new ConflictError('That to-do exists');
       const todo = { id: nextId++, title: ctx.body.title, done: ctx.body.done ?? false };
       todos.set(todo.id, todo);
       return { status: 201, body: todo, headers: { location: `/todos/${todo.id}` } };

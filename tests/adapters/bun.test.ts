@@ -23,7 +23,10 @@ function exampleApp(): App {
   }));
   app.get(
     '/users/:id',
-    { request: { params: type({ id: 'number.integer' }) }, responses: { 200: { body: type({ id: 'number' }) } } },
+    {
+      request: { params: type({ id: 'number.integer' }) },
+      responses: { 200: { body: type({ id: 'number' }) } },
+    },
     (ctx) => ({ status: 200, body: { id: ctx.params.id } }),
   );
   app.post(
@@ -126,7 +129,10 @@ describe('charter/bun serve', () => {
   });
 
   test('SIGTERM drains in-flight requests and exits 0', async () => {
-    const child = Bun.spawn(['bun', `${import.meta.dir}/fixtures/bun-signal-server.ts`], { stdout: 'pipe', stderr: 'pipe' });
+    const child = Bun.spawn(['bun', `${import.meta.dir}/fixtures/bun-signal-server.ts`], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const reader = child.stdout.getReader();
     let output = '';
     while (!output.includes('\n')) {

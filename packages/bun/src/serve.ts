@@ -46,7 +46,11 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
     error(error) {
       app.logger.error('Bun.serve error handler reached', { error });
       return new Response(
-        JSON.stringify({ type: 'https://charter.dev/errors/internal', title: 'Internal Server Error', status: 500 }),
+        JSON.stringify({
+          type: 'https://charter.dev/errors/internal',
+          title: 'Internal Server Error',
+          status: 500,
+        }),
         { status: 500, headers: { 'content-type': 'application/problem+json' } },
       );
     },
@@ -74,5 +78,11 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
   }
   const port = server.port ?? options.port ?? 3000;
   const hostname = server.hostname ?? options.hostname ?? '127.0.0.1';
-  return { port, hostname, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`, server, close };
+  return {
+    port,
+    hostname,
+    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
+    server,
+    close,
+  };
 }

@@ -121,8 +121,10 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
 
   if (settings.signals) {
     removeSignals = onShutdownSignal((signal) => {
-      app.logger.info('Shutting down', { signal });
-      close(settings.shutdownTimeoutMs, signal).then(
+      const closing = close(settings.shutdownTimeoutMs, signal);
+      // Logged once the listening socket is closed, so whoever reads it finds new connections refused.
+      app.logger.info('Shutting down', { signal, timeoutMs: settings.shutdownTimeoutMs });
+      closing.then(
         () => exitAfterShutdown(false),
         (error: unknown) => {
           app.logger.error('Shutdown failed', { signal, error });

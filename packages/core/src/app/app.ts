@@ -3,7 +3,12 @@ import { type Logger, resolveLogger } from '../logger/index.ts';
 import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatch.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
 import type { IntrospectedRoute } from '../types/index.ts';
-import { type HealthCheckOptions, type ReadinessCheckOptions, registerHealthRoute, registerReadinessRoute } from '../builtins/health.ts';
+import {
+  type HealthCheckOptions,
+  type ReadinessCheckOptions,
+  registerHealthRoute,
+  registerReadinessRoute,
+} from '../builtins/health.ts';
 import { introspectRoute } from './introspect.ts';
 import { type CloseListener, Lifecycle, type ShutdownListener } from './lifecycle.ts';
 import { type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './options.ts';
@@ -186,7 +191,9 @@ export class App extends Scope {
 
   #installFailed(): Response {
     return renderError(
-      new InternalError({ detail: `A plugin failed to install: ${(this.#installError as Error)?.message ?? 'unknown'}` }),
+      new InternalError({
+        detail: `A plugin failed to install: ${(this.#installError as Error)?.message ?? 'unknown'}`,
+      }),
       this.options.production,
     ).response;
   }

@@ -38,7 +38,9 @@ export class Lifecycle {
 
   shutdown(timeoutMs: number, reason: string): Promise<void> {
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
-      throw new TypeError(`shutdown(): timeoutMs must be a finite non-negative number, got ${String(timeoutMs)}`);
+      throw new TypeError(
+        `shutdown(): timeoutMs must be a finite non-negative number, got ${String(timeoutMs)}`,
+      );
     }
     this.#stopping ??= this.#stop(timeoutMs, reason);
     return this.#stopping;
@@ -64,7 +66,10 @@ export class Lifecycle {
       await Promise.race([drained, expired]);
       clearTimeout(timer);
       if (this.inFlight > 0) {
-        this.#logger.warn('Shutdown timeout reached with requests still in flight', { inFlight: this.inFlight, reason });
+        this.#logger.warn('Shutdown timeout reached with requests still in flight', {
+          inFlight: this.inFlight,
+          reason,
+        });
       }
     }
     for (const listener of [...this.closeListeners].reverse()) {

@@ -96,9 +96,11 @@ function nodeEnv(): string | undefined {
 
 /** Validates the options, fills defaults and freezes the result. */
 export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions {
-  if (typeof options !== 'object' || options === null) throw new AppOptionsError('options', 'must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new AppOptionsError('options', 'must be an object');
   const fromNodeEnv = nodeEnv();
-  const env = options.env ?? (fromNodeEnv === 'production' || fromNodeEnv === 'test' ? fromNodeEnv : 'development');
+  const env =
+    options.env ?? (fromNodeEnv === 'production' || fromNodeEnv === 'test' ? fromNodeEnv : 'development');
   if (env !== 'development' && env !== 'production' && env !== 'test') {
     throw new AppOptionsError('env', `must be "development", "production" or "test", got ${String(env)}`);
   }
@@ -107,11 +109,17 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
   }
   const timeoutStatus = options.requestTimeoutStatus === undefined ? 408 : options.requestTimeoutStatus;
   if (timeoutStatus !== 408 && timeoutStatus !== 503 && timeoutStatus !== 504) {
-    throw new AppOptionsError('requestTimeoutStatus', `must be 408, 503 or 504, got ${String(timeoutStatus)}`);
+    throw new AppOptionsError(
+      'requestTimeoutStatus',
+      `must be 408, 503 or 504, got ${String(timeoutStatus)}`,
+    );
   }
   const types = options.allowedContentTypes ?? DEFAULT_ALLOWED_CONTENT_TYPES;
   if (!Array.isArray(types) || types.some((t) => typeof t !== 'string' || !t.includes('/'))) {
-    throw new AppOptionsError('allowedContentTypes', 'must be an array of media types such as "application/json"');
+    throw new AppOptionsError(
+      'allowedContentTypes',
+      'must be an array of media types such as "application/json"',
+    );
   }
   const multipart = options.multipart ?? {};
   const disconnect = nonNegativeInteger('disconnectStatusCode', options.disconnectStatusCode, 499);
@@ -127,7 +135,11 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
     description: options.description,
     bodyLimitBytes: nonNegativeInteger('bodyLimitBytes', options.bodyLimitBytes, DEFAULT_BODY_LIMIT_BYTES),
     allowedContentTypes: Object.freeze(types.map((t) => t.toLowerCase())),
-    requestTimeoutMs: nonNegativeInteger('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: nonNegativeInteger(
+      'requestTimeoutMs',
+      options.requestTimeoutMs,
+      DEFAULT_REQUEST_TIMEOUT_MS,
+    ),
     requestTimeoutStatus: timeoutStatus,
     maxHeaderCount: nonNegativeInteger('maxHeaderCount', options.maxHeaderCount, DEFAULT_MAX_HEADER_COUNT),
     multipart: Object.freeze({

@@ -128,7 +128,8 @@ export class Registry {
   compile(record: RouteRecord): CompiledRoute {
     const scopedLayers: Hooks[] = [];
     const chain: Scope[] = [];
-    for (let s: Scope | undefined = record.scope; s !== undefined && !s.isRoot; s = s.parent) chain.unshift(s);
+    for (let s: Scope | undefined = record.scope; s !== undefined && !s.isRoot; s = s.parent)
+      chain.unshift(s);
     for (const scope of chain) scopedLayers.push(...scope.layers());
     scopedLayers.push(...record.scope.routeHookList(record.definition));
     return compileRoute({

@@ -30,7 +30,11 @@ interface ScopeInit {
   encapsulated: boolean;
 }
 
-type Shorthand = <const P extends string, Req extends RequestSpec = {}, R extends ResponsesSpec = ResponsesSpec>(
+type Shorthand = <
+  const P extends string,
+  Req extends RequestSpec = {},
+  R extends ResponsesSpec = ResponsesSpec,
+>(
   path: P,
   contract: RouteContract<Req, R>,
   handler: Handler<P, NoInfer<Req>, NoInfer<R>>,
@@ -78,12 +82,18 @@ export class Scope {
   }
 
   /** Registers one route. */
-  route<const M extends HttpMethod, const P extends string, Req extends RequestSpec = {}, R extends ResponsesSpec = ResponsesSpec>(
-    definition: RouteDefinition<M, P, Req, R>,
-  ): this {
-    if (typeof definition !== 'object' || definition === null) throw new TypeError('route() takes a route definition');
+  route<
+    const M extends HttpMethod,
+    const P extends string,
+    Req extends RequestSpec = {},
+    R extends ResponsesSpec = ResponsesSpec,
+  >(definition: RouteDefinition<M, P, Req, R>): this {
+    if (typeof definition !== 'object' || definition === null)
+      throw new TypeError('route() takes a route definition');
     if (typeof definition.path !== 'string' || !definition.path.startsWith('/')) {
-      throw new TypeError(`Route path must be a string starting with "/", got ${JSON.stringify(definition.path)}`);
+      throw new TypeError(
+        `Route path must be a string starting with "/", got ${JSON.stringify(definition.path)}`,
+      );
     }
     const def = definition as unknown as AnyRouteDefinition;
     // Validates hook shapes now, so a typo fails at registration.
@@ -106,7 +116,8 @@ export class Scope {
   }
 
   #shorthand(method: HttpMethod): Shorthand {
-    return (path, contract, handler) => this.route({ ...contract, method, path, handler } as unknown as RouteDefinition);
+    return (path, contract, handler) =>
+      this.route({ ...contract, method, path, handler } as unknown as RouteDefinition);
   }
 
   readonly get: Shorthand = this.#shorthand('GET');
@@ -149,7 +160,12 @@ export class Scope {
     if (key in this.decorations && options?.override !== true) {
       throw new TypeError(`decorate(): "${key}" is already decorated; pass { override: true } to replace it`);
     }
-    Object.defineProperty(this.decorations, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(this.decorations, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     return this;
   }
 
@@ -158,7 +174,8 @@ export class Scope {
     const name = pluginName(plugin);
     const registry = this.registry;
     const spec = typeof plugin === 'function' ? { register: plugin } : plugin;
-    if (typeof spec !== 'object' || spec === null) throw new TypeError('register() takes a plugin object or function');
+    if (typeof spec !== 'object' || spec === null)
+      throw new TypeError('register() takes a plugin object or function');
     const label = name === undefined ? 'An anonymous plugin' : `Plugin "${name}"`;
     for (const dependency of spec.dependencies ?? []) {
       if (!registry.installedPlugins.has(dependency)) {
@@ -192,7 +209,10 @@ export class Scope {
   }
 }
 
-function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
+function mergeTags(
+  a: readonly string[] | undefined,
+  b: readonly string[] | undefined,
+): readonly string[] | undefined {
   if (a === undefined || a.length === 0) return b;
   if (b === undefined || b.length === 0) return a;
   return [...new Set([...a, ...b])];

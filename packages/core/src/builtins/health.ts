@@ -57,7 +57,9 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number, production: bo
     return outcome === false ? { status: 'fail' } : { status: 'pass' };
   } catch (error) {
     // A failing dependency's message can describe internals (hosts, credentials): not in production.
-    return production ? { status: 'fail' } : { status: 'fail', output: (error as Error)?.message ?? String(error) };
+    return production
+      ? { status: 'fail' }
+      : { status: 'fail', output: (error as Error)?.message ?? String(error) };
   } finally {
     clearTimeout(timer);
   }
@@ -70,7 +72,8 @@ export function registerReadinessRoute(
 ): void {
   const checks = Object.entries(options.checks ?? {});
   for (const [name, check] of checks) {
-    if (typeof check !== 'function') throw new TypeError(`readinesscheck(): check "${name}" must be a function`);
+    if (typeof check !== 'function')
+      throw new TypeError(`readinesscheck(): check "${name}" must be a function`);
   }
   const timeoutMs = options.checkTimeoutMs ?? 2000;
   const production = scope.registry.options.production;

@@ -113,7 +113,8 @@ export class ValidationError extends HttpError {
     super({
       status: 422,
       title: 'Validation Failed',
-      detail: detail ?? (first === undefined ? 'The request is invalid.' : describeIssue(first, issues.length)),
+      detail:
+        detail ?? (first === undefined ? 'The request is invalid.' : describeIssue(first, issues.length)),
       extensions: { issues },
       internal: false,
     });

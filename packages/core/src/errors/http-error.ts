@@ -64,7 +64,11 @@ export class HttpError extends Error {
 
   /** The problem document. With `redact`, internal detail and extensions are left out. */
   toProblem(redact = false): ProblemDetails {
-    const problem: ProblemDetails = { type: this.type ?? 'about:blank', title: this.title, status: this.status };
+    const problem: ProblemDetails = {
+      type: this.type ?? 'about:blank',
+      title: this.title,
+      status: this.status,
+    };
     const hideDetail = redact && this.internal;
     if (this.detail !== undefined && !hideDetail) problem.detail = this.detail;
     if (this.instance !== undefined) problem.instance = this.instance;

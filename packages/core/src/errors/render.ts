@@ -33,14 +33,21 @@ export function renderError(thrown: unknown, redact: boolean, extraHeaders?: Hea
     error = new InternalError({ detail: leak.message, cause: thrown });
     unexpected = true;
   }
-  return { response: problemResponse(error.toProblem(redact), error.headers, extraHeaders), error, unexpected };
+  return {
+    response: problemResponse(error.toProblem(redact), error.headers, extraHeaders),
+    error,
+    unexpected,
+  };
 }
 
 /** A `application/problem+json` response for a problem document. */
-export function problemResponse(problem: ProblemDetails, headers?: Headers, extraHeaders?: Headers): Response {
+export function problemResponse(
+  problem: ProblemDetails,
+  headers?: Headers,
+  extraHeaders?: Headers,
+): Response {
   const out = new Headers(extraHeaders);
   if (headers !== undefined) for (const [name, value] of headers) out.set(name, value);
   out.set('content-type', PROBLEM_CONTENT_TYPE);
   return new Response(JSON.stringify(problem), { status: problem.status, headers: out });
 }
-

@@ -37,7 +37,8 @@ function serialiseError(error: Error): LogFields {
 /** A logger that writes one JSON object per line: `{"time":...,"level":...,"msg":...,...fields}`. */
 export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   const level = options.level ?? 'info';
-  if (!LOG_LEVELS.includes(level)) throw new TypeError(`logger.level must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(level))
+    throw new TypeError(`logger.level must be one of ${LOG_LEVELS.join(', ')}`);
   const threshold = rank(level);
   const write = options.write ?? defaultWrite;
   const emit = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields): void => {
@@ -53,7 +54,12 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
     try {
       line = JSON.stringify(record);
     } catch {
-      line = JSON.stringify({ time: record.time, level: at, msg: message, note: 'fields were not serialisable' });
+      line = JSON.stringify({
+        time: record.time,
+        level: at,
+        msg: message,
+        note: 'fields were not serialisable',
+      });
     }
     write(line, at);
   };

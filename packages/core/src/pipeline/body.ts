@@ -60,7 +60,9 @@ export async function readAndParseBody(request: Request, options: BodyReadOption
   const length = declaredLength(request);
   if (request.body === null || length === 0) return undefined;
   if (type === undefined) {
-    throw new UnsupportedMediaTypeError(`A request body needs a Content-Type; accepted: ${options.allowed.join(', ')}`);
+    throw new UnsupportedMediaTypeError(
+      `A request body needs a Content-Type; accepted: ${options.allowed.join(', ')}`,
+    );
   }
   if (!isAllowedMediaType(type, options.allowed)) {
     throw new UnsupportedMediaTypeError(
@@ -70,7 +72,8 @@ export async function readAndParseBody(request: Request, options: BodyReadOption
   const bytes = await readBodyLimited(request, options.limit);
   if (bytes.byteLength === 0) return undefined;
   if (isJsonMediaType(type)) return safeJsonParse(decodeText(bytes));
-  if (type === 'application/x-www-form-urlencoded') return formToObject(new URLSearchParams(decodeText(bytes)));
+  if (type === 'application/x-www-form-urlencoded')
+    return formToObject(new URLSearchParams(decodeText(bytes)));
   if (type === 'multipart/form-data') return parseMultipart(request, bytes, options.multipart);
   if (type.startsWith('text/')) return decodeText(bytes);
   return bytes;
@@ -83,7 +86,9 @@ async function parseMultipart(
 ): Promise<Record<string, unknown>> {
   let form: FormData;
   try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    }).formData();
   } catch {
     throw new BadRequestError('The multipart body is malformed');
   }
@@ -98,7 +103,9 @@ async function parseMultipart(
       }
     }
   }
-  if (fields > limits.maxFields) throw new PayloadTooLargeError(`The form has more than ${limits.maxFields} fields`);
-  if (files > limits.maxFiles) throw new PayloadTooLargeError(`The form has more than ${limits.maxFiles} files`);
+  if (fields > limits.maxFields)
+    throw new PayloadTooLargeError(`The form has more than ${limits.maxFields} fields`);
+  if (files > limits.maxFiles)
+    throw new PayloadTooLargeError(`The form has more than ${limits.maxFiles} files`);
   return formToObject(form);
 }

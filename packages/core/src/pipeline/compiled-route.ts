@@ -78,7 +78,9 @@ export function compileRoute(input: CompileInput): CompiledRoute {
   const where = `Route ${definition.method} ${path}`;
   const request = definition.request ?? {};
   const responses = new Map<number, ResponsePlan>();
-  for (const [key, spec] of Object.entries(definition.responses as Record<string, ResponseSpec | undefined>)) {
+  for (const [key, spec] of Object.entries(
+    definition.responses as Record<string, ResponseSpec | undefined>,
+  )) {
     const status = Number(key);
     responses.set(status, {
       status,

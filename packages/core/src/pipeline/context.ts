@@ -61,7 +61,11 @@ export class RequestContext {
    * fails with 413) and its signal aborts when the request times out.
    */
   get request(): Request {
-    this.#request ??= limitedRequest(this.#exchange.request, this.#compiled.bodyLimitBytes, this.#exchange.signal);
+    this.#request ??= limitedRequest(
+      this.#exchange.request,
+      this.#compiled.bodyLimitBytes,
+      this.#exchange.signal,
+    );
     return this.#request;
   }
 

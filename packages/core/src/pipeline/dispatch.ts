@@ -69,7 +69,11 @@ export function dispatch(host: PipelineHost, request: Request, preMatched?: PreM
 }
 
 /** Steps 0 to 2, then the route's own steps. Sync until a hook or the route goes async. */
-function handle(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
+function handle(
+  host: PipelineHost,
+  exchange: Exchange,
+  preMatched: PreMatched | undefined,
+): Promise<Response> {
   const request = exchange.request;
 
   // 0. Perimeter: the header-count guard runs before any hook sees the request (RFC 6585 §5).
@@ -112,7 +116,11 @@ async function runOnRequest(host: PipelineHost, exchange: Exchange): Promise<Res
   return undefined;
 }
 
-function matchAndRun(host: PipelineHost, exchange: Exchange, preMatched: PreMatched | undefined): Promise<Response> {
+function matchAndRun(
+  host: PipelineHost,
+  exchange: Exchange,
+  preMatched: PreMatched | undefined,
+): Promise<Response> {
   const request = exchange.request;
 
   // 2. Route match.
@@ -128,7 +136,8 @@ function matchAndRun(host: PipelineHost, exchange: Exchange, preMatched: PreMatc
     if (found.kind === 'method-not-allowed') {
       throw new MethodNotAllowedError(found.allowed, `${request.method} is not allowed on ${pathname}`);
     }
-    if (found.kind === 'bad-path') throw new BadRequestError(`The request path is not acceptable: ${found.reason}`);
+    if (found.kind === 'bad-path')
+      throw new BadRequestError(`The request path is not acceptable: ${found.reason}`);
     slot = found.value;
     params = found.params;
   }
@@ -204,7 +213,11 @@ async function finishWithHooks(
   }
   // RFC 9110 §9.3.2: HEAD answers as GET would, without content.
   if (exchange.request.method === 'HEAD' && response.body !== null) {
-    response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    response = new Response(null, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
   if (phases.onResponse !== undefined) {
     for (const hook of phases.onResponse) {

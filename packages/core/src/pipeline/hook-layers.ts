@@ -17,7 +17,8 @@ export function hookList(input: HookInput | undefined, where: string): readonly 
         throw new TypeError(`${where}: unknown hook "${key}"; expected one of ${HOOK_PHASES.join(', ')}`);
       }
       const fn = hooks[key as HookPhase];
-      if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`${where}: hook "${key}" must be a function`);
+      if (fn !== undefined && typeof fn !== 'function')
+        throw new TypeError(`${where}: hook "${key}" must be a function`);
     }
   }
   return list;

@@ -43,7 +43,12 @@ export function withPendingHeaders(response: Response, pending: Headers | undefi
  * A raw Response from a guard hook or the handler. A successful one skips response validation,
  * so the route must say it knows (`acknowledgeNoResponseBodySchema`); denials (4xx/5xx) need not.
  */
-export function acceptRawResponse(route: CompiledRoute, ctx: RequestContext, response: Response, from: string): Response {
+export function acceptRawResponse(
+  route: CompiledRoute,
+  ctx: RequestContext,
+  response: Response,
+  from: string,
+): Response {
   if (response.status < 400 && !route.acknowledgeRawResponse) {
     throw new InternalError(
       `${from} of ${route.method} ${route.path} answered ${response.status} with a raw Response, which skips ` +
@@ -54,7 +59,11 @@ export function acceptRawResponse(route: CompiledRoute, ctx: RequestContext, res
 }
 
 function assertResult(route: CompiledRoute, result: unknown): asserts result is AnyHandlerResult {
-  if (typeof result !== 'object' || result === null || typeof (result as { status?: unknown }).status !== 'number') {
+  if (
+    typeof result !== 'object' ||
+    result === null ||
+    typeof (result as { status?: unknown }).status !== 'number'
+  ) {
     throw new InternalError(
       `The handler of ${route.method} ${route.path} must return { status, body?, headers? } or a Response`,
     );
@@ -72,7 +81,12 @@ function planFor(route: CompiledRoute, status: number): ResponsePlan {
   return plan;
 }
 
-function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestContext, body: unknown): Response {
+function serialise(
+  result: AnyHandlerResult,
+  plan: ResponsePlan,
+  ctx: RequestContext,
+  body: unknown,
+): Response {
   const status = result.status;
   const pending = ctx.pendingHeaders;
   const noBody = body === undefined || body === null || NULL_BODY_STATUSES.has(status);
@@ -80,14 +94,18 @@ function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestCon
     // The common case: no extra headers, so no Headers object is built by hand.
     if (noBody) return new Response(null, { status });
     if (typeof body === 'object' && !isPassThroughBody(body)) {
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': plan.contentType ?? JSON_TYPE } });
+      return new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': plan.contentType ?? JSON_TYPE },
+      });
     }
     if (typeof body === 'string' && plan.contentType === undefined) {
       return new Response(body, { status, headers: { 'content-type': TEXT_TYPE } });
     }
   }
   const headers = new Headers(pending);
-  if (result.headers !== undefined) for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
+  if (result.headers !== undefined)
+    for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
   if (noBody) return new Response(null, { status, headers });
   const declared = plan.contentType;
   let payload: BodyInit;
@@ -95,7 +113,10 @@ function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestCon
   if (isPassThroughBody(body)) {
     payload = body;
     type = declared;
-  } else if (typeof body === 'string' && (declared === undefined || !isJsonMediaType(mediaType(declared) ?? ''))) {
+  } else if (
+    typeof body === 'string' &&
+    (declared === undefined || !isJsonMediaType(mediaType(declared) ?? ''))
+  ) {
     payload = body;
     type = declared ?? TEXT_TYPE;
   } else {
@@ -106,7 +127,11 @@ function serialise(result: AnyHandlerResult, plan: ResponsePlan, ctx: RequestCon
   return new Response(payload, { status, headers });
 }
 
-function contractViolation(route: CompiledRoute, status: number, result: StandardResult<unknown>): InternalError {
+function contractViolation(
+  route: CompiledRoute,
+  status: number,
+  result: StandardResult<unknown>,
+): InternalError {
   const issues = flattenIssues(result.issues ?? []);
   const described = issues
     .slice(0, 5)
@@ -118,7 +143,11 @@ function contractViolation(route: CompiledRoute, status: number, result: Standar
 }
 
 /** Turns a handler result into a Response, validating its body against the declared schema. */
-export function respond(route: CompiledRoute, ctx: RequestContext, result: unknown): Response | Promise<Response> {
+export function respond(
+  route: CompiledRoute,
+  ctx: RequestContext,
+  result: unknown,
+): Response | Promise<Response> {
   if (result instanceof Response) {
     planFor(route, result.status);
     return acceptRawResponse(route, ctx, result, 'The handler');

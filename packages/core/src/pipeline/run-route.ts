@@ -13,7 +13,11 @@ const ABANDONED = new Error('The request timed out; its remaining steps were ski
  * Steps 3 to 7 of the pipeline for a matched route, in the order of the spec's table. Each step is
  * skipped when the route's plan says it has nothing to do; sync work is never awaited.
  */
-export async function runRoute(route: CompiledRoute, ctx: RequestContext, options: ResolvedAppOptions): Promise<Response> {
+export async function runRoute(
+  route: CompiledRoute,
+  ctx: RequestContext,
+  options: ResolvedAppOptions,
+): Promise<Response> {
   const hooks = route.hooks;
 
   // Scoped onRequest (group, plugin and route layers: they can only run once the route is known).

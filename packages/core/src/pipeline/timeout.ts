@@ -13,7 +13,10 @@ export function withTimeout(
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const timer = setTimeout(() => {
-      const error = new RequestTimeoutError({ status, detail: `The request did not complete within ${ms} ms` });
+      const error = new RequestTimeoutError({
+        status,
+        detail: `The request did not complete within ${ms} ms`,
+      });
       exchange.timedOut = true;
       exchange.abort(error);
       // The late outcome of the abandoned work is settled here, never reported as unhandled.

@@ -15,7 +15,11 @@ function outcome(result: StandardResult<unknown>, location: IssueLocation): Outc
   if (result.issues === undefined) return { ok: true, value: (result as { value: unknown }).value };
   return {
     ok: false,
-    issues: flattenIssues(result.issues).map((issue) => ({ in: location, path: issue.path, message: issue.message })),
+    issues: flattenIssues(result.issues).map((issue) => ({
+      in: location,
+      path: issue.path,
+      message: issue.message,
+    })),
   };
 }
 
@@ -56,10 +60,9 @@ export function validateRequestParts(route: CompiledRoute, ctx: RequestContext):
       outcomes.push(undefined);
       continue;
     }
-    const raw = (plan.location === 'params' ? ctx.params : plan.location === 'query' ? ctx.query : ctx.headers) as Record<
-      string,
-      unknown
-    >;
+    const raw = (
+      plan.location === 'params' ? ctx.params : plan.location === 'query' ? ctx.query : ctx.headers
+    ) as Record<string, unknown>;
     const o = validatePart(plan, raw);
     if (o instanceof Promise) pending = true;
     outcomes.push(o);

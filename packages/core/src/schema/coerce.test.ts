@@ -5,7 +5,9 @@ import { applyCoercion, coerceFromIssues, planCoercion } from './coerce.ts';
 
 describe('planCoercion', () => {
   test('plans numbers, booleans and arrays from the JSON Schema, and leaves strings alone', () => {
-    const plan = planCoercion(type({ n: 'number', i: 'number.integer', b: 'boolean', s: 'string', tags: 'number[]' }));
+    const plan = planCoercion(
+      type({ n: 'number', i: 'number.integer', b: 'boolean', s: 'string', tags: 'number[]' }),
+    );
     expect(plan).toEqual(
       new Map<string, unknown>([
         ['n', 'number'],
@@ -25,7 +27,9 @@ describe('planCoercion', () => {
   });
 
   test('gives undefined for a schema without a JSON Schema form', () => {
-    const opaque = { '~standard': { version: 1 as const, vendor: 'x', validate: (v: unknown) => ({ value: v }) } };
+    const opaque = {
+      '~standard': { version: 1 as const, vendor: 'x', validate: (v: unknown) => ({ value: v }) },
+    };
     expect(planCoercion(opaque)).toBeUndefined();
   });
 });
@@ -65,14 +69,18 @@ describe('coerceFromIssues', () => {
   });
 
   test('wraps a single value when an array is expected, then converts its elements', () => {
-    const wrapped = coerceFromIssues({ ids: '7' }, [{ path: ['ids'], message: 'Expected Array but received "7"' }]);
+    const wrapped = coerceFromIssues({ ids: '7' }, [
+      { path: ['ids'], message: 'Expected Array but received "7"' },
+    ]);
     expect(wrapped).toEqual({ ids: ['7'] });
     const converted = coerceFromIssues(wrapped!, [{ path: ['ids', '0'], message: 'Expected number' }]);
     expect(converted).toEqual({ ids: [7] });
   });
 
   test('leaves values alone when the issue is not about their type', () => {
-    expect(coerceFromIssues({ name: '12' }, [{ path: ['name'], message: 'Invalid length: Expected >=3' }])).toBeUndefined();
+    expect(
+      coerceFromIssues({ name: '12' }, [{ path: ['name'], message: 'Invalid length: Expected >=3' }]),
+    ).toBeUndefined();
     expect(coerceFromIssues({ a: 'abc' }, [{ path: ['a'], message: 'Expected number' }])).toBeUndefined();
   });
 });

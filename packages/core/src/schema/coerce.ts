@@ -46,7 +46,9 @@ function coercionFor(schema: JsonSchema): Coercion | undefined {
   if (types.has('string') || types.size === 0) return undefined;
   if (types.has('array')) {
     const items = schema.items;
-    return { array: typeof items === 'object' && items !== null ? coercionFor(items as JsonSchema) : undefined };
+    return {
+      array: typeof items === 'object' && items !== null ? coercionFor(items as JsonSchema) : undefined,
+    };
   }
   if (types.has('number') || types.has('integer')) return 'number';
   if (types.has('boolean')) return 'boolean';

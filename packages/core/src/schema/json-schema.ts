@@ -10,7 +10,10 @@ const JSON_SCHEMA_TARGET = 'draft-2020-12';
  * Schema interface (`~standard.jsonSchema`, arktype 2.2+, zod 4.2+, Charter's TypeBox wrapper).
  * `direction` is `input` for requests (what the client sends) and `output` for responses.
  */
-export function toJsonSchema(schema: AnySchema, direction: 'input' | 'output' = 'input'): JsonSchema | undefined {
+export function toJsonSchema(
+  schema: AnySchema,
+  direction: 'input' | 'output' = 'input',
+): JsonSchema | undefined {
   const converter = schema['~standard'].jsonSchema;
   if (converter === undefined || typeof converter[direction] !== 'function') return undefined;
   try {

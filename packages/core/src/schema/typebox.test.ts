@@ -6,7 +6,11 @@ import { toJsonSchema } from './json-schema.ts';
 import { typebox } from './typebox.ts';
 import { isStandardSchema, validate } from './validate.ts';
 
-const User = Type.Object({ id: Type.Integer({ minimum: 1 }), name: Type.String(), 'a/b': Type.Optional(Type.String()) });
+const User = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  name: Type.String(),
+  'a/b': Type.Optional(Type.String()),
+});
 
 describe('typebox()', () => {
   for (const [label, schema] of [
@@ -15,7 +19,10 @@ describe('typebox()', () => {
   ] as const) {
     test(`makes ${label} a Standard Schema that accepts valid values`, async () => {
       expect(isStandardSchema(schema)).toBe(true);
-      expect(await validate(schema, { id: 1, name: 'ada' })).toEqual({ ok: true, value: { id: 1, name: 'ada' } });
+      expect(await validate(schema, { id: 1, name: 'ada' })).toEqual({
+        ok: true,
+        value: { id: 1, name: 'ada' },
+      });
     });
 
     test(`reports issues of ${label} with paths from JSON Pointers`, async () => {

@@ -61,7 +61,11 @@ export function typebox(source: object, valueModule?: TypeBoxValueModule): TypeB
     errors = (value) => valueModule.Errors(schema, value);
   } else {
     const compiled = source as Partial<TypeBoxCompiledCheck<unknown>>;
-    if (typeof compiled.Check !== 'function' || typeof compiled.Errors !== 'function' || typeof compiled.Schema !== 'function') {
+    if (
+      typeof compiled.Check !== 'function' ||
+      typeof compiled.Errors !== 'function' ||
+      typeof compiled.Schema !== 'function'
+    ) {
       throw new TypeError(
         'typebox() takes a compiled check (TypeCompiler.Compile(schema)) or a schema and the Value module',
       );

@@ -28,7 +28,8 @@ export async function validate<S extends AnySchema>(
   schema: S,
   input: unknown,
 ): Promise<ValidationResult<S extends StandardSchemaV1<unknown, infer O> ? O : unknown>> {
-  if (!isStandardSchema(schema)) throw new TypeError('validate() needs a Standard Schema (arktype, zod, valibot...)');
+  if (!isStandardSchema(schema))
+    throw new TypeError('validate() needs a Standard Schema (arktype, zod, valibot...)');
   return toResult(await schema['~standard'].validate(input));
 }
 

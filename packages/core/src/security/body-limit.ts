@@ -95,4 +95,3 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   }
   return out;
 }
-

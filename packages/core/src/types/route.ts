@@ -5,7 +5,15 @@ import type { HookInput } from './hooks.ts';
 /** The methods a route may declare. HEAD is derived from a matching GET when not declared. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+];
 
 /** One declared response header. */
 export interface ResponseHeaderSpec {
@@ -88,7 +96,10 @@ export type Handler<P extends string, Req extends RequestSpec, R extends Respons
 ) => HandlerReturn<R> | Promise<HandlerReturn<R>>;
 
 /** Everything a route declares except method, path and handler (the shorthands' contract argument). */
-export interface RouteContract<Req extends RequestSpec = RequestSpec, R extends ResponsesSpec = ResponsesSpec> {
+export interface RouteContract<
+  Req extends RequestSpec = RequestSpec,
+  R extends ResponsesSpec = ResponsesSpec,
+> {
   operationId?: string;
   summary?: string;
   description?: string;
