@@ -232,6 +232,28 @@ describe('charter/node serve', () => {
       }
     });
 
+    test('an upload refused before it is fully read closes the connection; a read one keeps it alive', async () => {
+      const { app, raw } = testApp({ bodyLimitBytes: 1024 });
+      app.post('/upload', raw, async (ctx) => new Response(await ctx.request.text()));
+      const server = await start(app);
+      const client = await RawClient.open(server.port);
+      try {
+        client.write(`${head('POST', '/upload', ['Content-Length: 5', 'Content-Type: text/plain'])}hello`);
+        const read = await client.response('POST');
+        expect(read.status).toBe(200);
+        expect(header(read, 'connection')).toBe('keep-alive');
+        client.text = '';
+        // 10 MiB announced, 1 KiB allowed: refused at once, the remainder never read (RFC 9112 §9.6).
+        client.write(`${head('POST', '/upload', ['Content-Length: 10485760', 'Content-Type: text/plain'])}abc`);
+        const refusedUpload = await client.response('POST');
+        expectProblem(refusedUpload, 413, 'payload-too-large');
+        expect(header(refusedUpload, 'connection')).toBe('close');
+        await client.waitClosed(2000);
+      } finally {
+        client.destroy();
+      }
+    });
+
     test('a slow body reader pauses the socket, so the client feels the backpressure', async () => {
       const size = 48 * 1024 * 1024;
       const { app, raw } = testApp({ bodyLimitBytes: 64 * 1024 * 1024 });
