@@ -12,8 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { App } from '@charter/core';
 import type { AppOptions, Logger } from '@charter/core';
-import { type RunningServer, type ServeOptions, serve, toNodeHandler } from '@charter/node';
+import type { RunningServer, ServeOptions } from '@charter/node';
+import { serve, toNodeHandler } from '@charter/node';
 import { type } from 'arktype';
+import { NODE, withNode } from './fixtures/node-process.ts';
 import { head, header, json, RawClient, type RawResponse, rawRequest } from './fixtures/node-raw-client.ts';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -70,7 +72,10 @@ function testApp(options: AppOptions = {}) {
     status: 200,
     body: { hi: 'there' },
   }));
-  const raw = { responses: { 200: { body: type('string') } }, acknowledgeNoResponseBodySchema: true } as const;
+  const raw = {
+    responses: { 200: { body: type('string') } },
+    acknowledgeNoResponseBodySchema: true,
+  } as const;
   app.put('/echo/:id', raw, (ctx) => {
     const request = ctx.request;
     return Response.json({
@@ -159,7 +164,12 @@ describe('charter/node serve', () => {
       const server = await start(app);
       const response = await rawRequest(
         server.port,
-        head('PUT', '/echo/7?x=1', ['X-Multi: a', 'X-Multi: b', 'Content-Length: 0'], 'api.example.test:8080'),
+        head(
+          'PUT',
+          '/echo/7?x=1',
+          ['X-Multi: a', 'X-Multi: b', 'Content-Length: 0'],
+          'api.example.test:8080',
+        ),
       );
       expect(response.status).toBe(200);
       expect(json(response)).toEqual({
@@ -244,7 +254,9 @@ describe('charter/node serve', () => {
         expect(header(read, 'connection')).toBe('keep-alive');
         client.text = '';
         // 10 MiB announced, 1 KiB allowed: refused at once, the remainder never read (RFC 9112 §9.6).
-        client.write(`${head('POST', '/upload', ['Content-Length: 10485760', 'Content-Type: text/plain'])}abc`);
+        client.write(
+          `${head('POST', '/upload', ['Content-Length: 10485760', 'Content-Type: text/plain'])}abc`,
+        );
         const refusedUpload = await client.response('POST');
         expectProblem(refusedUpload, 413, 'payload-too-large');
         expect(header(refusedUpload, 'connection')).toBe('close');
@@ -266,7 +278,9 @@ describe('charter/node serve', () => {
       const server = await start(app);
       const client = await RawClient.open(server.port);
       try {
-        client.write(head('POST', '/slow-reader', [`Content-Length: ${size}`, 'Content-Type: application/octet-stream']));
+        client.write(
+          head('POST', '/slow-reader', [`Content-Length: ${size}`, 'Content-Type: application/octet-stream']),
+        );
         client.write(new Uint8Array(size));
         await sleep(400);
         // The server stopped reading: most of the body still sits in the client's own buffer.
@@ -365,8 +379,26 @@ describe('charter/node serve', () => {
     test('repeated header lines count one by one, even though Headers would merge them', async () => {
       const { app } = testApp({ maxHeaderCount: 10 });
       const server = await start(app);
-      expect((await rawRequest(server.port, head('GET', '/hello', headerLines(8, () => 'x-same')))).status).toBe(200);
-      const response = await rawRequest(server.port, head('GET', '/hello', headerLines(9, () => 'x-same')));
+      expect(
+        (
+          await rawRequest(
+            server.port,
+            head(
+              'GET',
+              '/hello',
+              headerLines(8, () => 'x-same'),
+            ),
+          )
+        ).status,
+      ).toBe(200);
+      const response = await rawRequest(
+        server.port,
+        head(
+          'GET',
+          '/hello',
+          headerLines(9, () => 'x-same'),
+        ),
+      );
       expectProblem(response, 431, 'request-header-fields-too-large');
     });
 
@@ -409,7 +441,9 @@ describe('charter/node serve', () => {
       } finally {
         client.destroy();
       }
-      expect(calls.some((c) => c.fields?.status === 431 && c.fields?.code === 'HPE_HEADER_OVERFLOW')).toBe(true);
+      expect(calls.some((c) => c.fields?.status === 431 && c.fields?.code === 'HPE_HEADER_OVERFLOW')).toBe(
+        true,
+      );
     });
   });
 
@@ -441,7 +475,11 @@ describe('charter/node serve', () => {
         return new Response(await ctx.request.text());
       });
       const server = await start(app, timeouts);
-      const fast = await rawRequest(server.port, head('POST', '/upload', ['Content-Length: 2']) + 'ok', 'POST');
+      const fast = await rawRequest(
+        server.port,
+        head('POST', '/upload', ['Content-Length: 2']) + 'ok',
+        'POST',
+      );
       expect(fast.body).toBe('ok');
       const client = await RawClient.open(server.port);
       try {
@@ -453,7 +491,9 @@ describe('charter/node serve', () => {
       } finally {
         client.destroy();
       }
-      expect(await within(aborted.promise, 1000, 'the request signal aborting')).toMatchObject({ status: 408 });
+      expect(await within(aborted.promise, 1000, 'the request signal aborting')).toMatchObject({
+        status: 408,
+      });
       await sleep(50);
       expect(disconnects(calls)).toEqual([]);
       expect(calls.some((c) => c.fields?.status === 408 && c.fields?.path === '/upload')).toBe(true);
@@ -582,7 +622,9 @@ describe('charter/node serve', () => {
       expect(problem.type).toBe(`${ERRORS}internal`);
       // Production redacts internal detail.
       expect(JSON.stringify(problem)).not.toContain('hunter2');
-      expect(calls.some((c) => c.level === 'error' && c.message.includes('failed while streaming'))).toBe(true);
+      expect(calls.some((c) => c.level === 'error' && c.message.includes('failed while streaming'))).toBe(
+        true,
+      );
     });
 
     test('a body that fails mid-stream cuts the connection, is logged once, and is not a disconnect', async () => {
@@ -651,6 +693,8 @@ describe('charter/node serve', () => {
         expect((await client.response()).status).toBe(200);
         expect(client.closed).toBe(false);
         const startedAt = performance.now();
+        await expect(server.close(-1)).rejects.toThrow('timeoutMs must be a non-negative number');
+        expect(app.state).toBe('serving');
         await within(server.close(5000), 2000, 'close() resolving');
         expect(performance.now() - startedAt).toBeLessThan(1000);
         await client.waitClosed(1000);
@@ -711,7 +755,11 @@ describe('charter/node serve', () => {
       expect(await response.json()).toEqual({ hi: 'there' });
       const echo = await rawRequest(port, head('PUT', '/echo/1', ['Content-Length: 0'], 'bad host'));
       expect((json(echo) as { url: string }).url).toBe(`http://127.0.0.1:${port}/echo/1`);
-      expectProblem(await rawRequest(port, head('GET', '/hello', headerLines(99))), 431, 'request-header-fields-too-large');
+      expectProblem(
+        await rawRequest(port, head('GET', '/hello', headerLines(99))),
+        431,
+        'request-header-fields-too-large',
+      );
     });
 
     test('serve() rejects invalid options by name, and a port in use', async () => {
@@ -731,93 +779,6 @@ describe('charter/node serve', () => {
 // ---------------------------------------------------------------------------------------------------------
 // Real Node, on the built package
 
-const FIXTURE = join(import.meta.dir, 'fixtures', 'node-dist-server.mjs');
-const NODE = Bun.which('node');
-
-interface FixtureLine {
-  port?: number;
-  url?: string;
-  upgradeListeners?: number;
-  log?: string;
-  msg?: string;
-  fields?: Record<string, unknown>;
-  event?: string;
-}
-
-/** A `node` child serving the fixture app; its stdout JSON lines are collected in `lines`. */
-class NodeFixture {
-  readonly lines: FixtureLine[] = [];
-  readonly proc: ReturnType<typeof Bun.spawn>;
-  stderr = '';
-  #waiters = new Set<() => void>();
-
-  constructor(config: object) {
-    this.proc = Bun.spawn([NODE as string, FIXTURE, JSON.stringify(config)], { stdout: 'pipe', stderr: 'pipe' });
-    void this.#read(this.proc.stdout as ReadableStream<Uint8Array>, (line) => {
-      this.lines.push(JSON.parse(line) as FixtureLine);
-    });
-    void this.#read(this.proc.stderr as ReadableStream<Uint8Array>, (line) => {
-      this.stderr += `${line}\n`;
-    });
-  }
-
-  async #read(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for await (const chunk of stream) {
-      buffered += decoder.decode(chunk, { stream: true });
-      let newline = buffered.indexOf('\n');
-      while (newline >= 0) {
-        onLine(buffered.slice(0, newline));
-        buffered = buffered.slice(newline + 1);
-        newline = buffered.indexOf('\n');
-      }
-      for (const waiter of this.#waiters) waiter();
-    }
-  }
-
-  waitFor(predicate: (line: FixtureLine) => boolean, timeoutMs = 3000, what = 'a line'): Promise<FixtureLine> {
-    const found = this.lines.find(predicate);
-    if (found !== undefined) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        const line = this.lines.find(predicate);
-        if (line === undefined) return;
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-        resolve(line);
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(check);
-        reject(new Error(`node fixture: no ${what} within ${timeoutMs} ms; stderr: ${this.stderr}`));
-      }, timeoutMs);
-      this.#waiters.add(check);
-    });
-  }
-
-  async port(): Promise<number> {
-    const line = await this.waitFor((l) => l.port !== undefined, 5000, 'port');
-    return line.port as number;
-  }
-
-  logs(predicate: (line: FixtureLine) => boolean): FixtureLine[] {
-    return this.lines.filter((l) => l.log !== undefined && predicate(l));
-  }
-
-  kill(): void {
-    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
-  }
-}
-
-async function withNode(config: object, run: (node: NodeFixture, port: number) => Promise<void>): Promise<void> {
-  const node = new NodeFixture(config);
-  try {
-    await run(node, await node.port());
-  } finally {
-    node.kill();
-  }
-}
-
 describe('charter/node serve under real Node (built dist)', () => {
   test('node is installed and the package is built', () => {
     expect(NODE).not.toBeNull();
@@ -835,7 +796,11 @@ describe('charter/node serve under real Node (built dist)', () => {
       expect(await response.json()).toEqual({ hi: 'there' });
       const cookies = await rawRequest(port, head('GET', '/cookies'));
       expect(cookies.headers.filter(([n]) => n === 'set-cookie')).toHaveLength(2);
-      const upload = await rawRequest(port, `${head('POST', '/upload', ['Transfer-Encoding: chunked'])}3\r\nabc\r\n0\r\n\r\n`, 'POST');
+      const upload = await rawRequest(
+        port,
+        `${head('POST', '/upload', ['Transfer-Encoding: chunked'])}3\r\nabc\r\n0\r\n\r\n`,
+        'POST',
+      );
       expect(json(upload)).toEqual({ bytes: 3 });
       expect(node.lines.find((l) => l.port !== undefined)?.upgradeListeners).toBe(0);
     });
@@ -844,7 +809,11 @@ describe('charter/node serve under real Node (built dist)', () => {
   test('node answers 431 problem+json for too many header fields, upgrades included', async () => {
     await withNode({}, async (_node, port) => {
       expect((await rawRequest(port, head('GET', '/hello', headerLines(98)))).status).toBe(200);
-      expectProblem(await rawRequest(port, head('GET', '/hello', headerLines(99))), 431, 'request-header-fields-too-large');
+      expectProblem(
+        await rawRequest(port, head('GET', '/hello', headerLines(99))),
+        431,
+        'request-header-fields-too-large',
+      );
       const upgrade = ['Connection: Upgrade', 'Upgrade: websocket'];
       expect((await rawRequest(port, head('GET', '/hello', upgrade))).status).toBe(200);
       const over = await rawRequest(port, head('GET', '/hello', [...upgrade, ...headerLines(98)]));
@@ -854,13 +823,16 @@ describe('charter/node serve under real Node (built dist)', () => {
 
   test('node serves 1000 header fields when maxHeaderCount is 0, none dropped before the app', async () => {
     await withNode({ app: { maxHeaderCount: 0 } }, async (_node, port) => {
-      const response = await rawRequest(port, head('PUT', '/count', ['Content-Length: 0', ...headerLines(998)]));
+      const response = await rawRequest(
+        port,
+        head('PUT', '/count', ['Content-Length: 0', ...headerLines(998)]),
+      );
       expect(response.status).toBe(200);
       expect(json(response)).toEqual({ fields: 1000 });
     });
   });
 
-  test("node answers 431 problem+json through clientError when the header section exceeds maxHeaderSize", async () => {
+  test('node answers 431 problem+json through clientError when the header section exceeds maxHeaderSize', async () => {
     await withNode({}, async (node, port) => {
       const response = await rawRequest(port, head('GET', '/hello', [`x-big: ${'a'.repeat(20_000)}`]));
       expectProblem(response, 431, 'request-header-fields-too-large');
@@ -873,10 +845,19 @@ describe('charter/node serve under real Node (built dist)', () => {
     await withNode(timeouts, async (node, port) => {
       expect((await rawRequest(port, head('GET', '/hello'))).status).toBe(200);
       const slowHead = await rawRequest(port, 'GET /hello HTTP/1.1\r\nHost: example.test\r\n', 'GET', 2500);
-      expect(expectProblem(slowHead, 408, 'request-timeout').detail).toBe('The request headers were not received in time');
+      expect(expectProblem(slowHead, 408, 'request-timeout').detail).toBe(
+        'The request headers were not received in time',
+      );
       expect(header(slowHead, 'connection')).toBe('close');
-      const slowBody = await rawRequest(port, `${head('POST', '/upload', ['Content-Length: 10'])}ab`, 'POST', 2500);
-      expect(expectProblem(slowBody, 408, 'request-timeout').detail).toBe('The request body was not received in time');
+      const slowBody = await rawRequest(
+        port,
+        `${head('POST', '/upload', ['Content-Length: 10'])}ab`,
+        'POST',
+        2500,
+      );
+      expect(expectProblem(slowBody, 408, 'request-timeout').detail).toBe(
+        'The request body was not received in time',
+      );
       await sleep(50);
       expect(node.logs((l) => l.msg?.startsWith('Client disconnected') === true)).toEqual([]);
     });

@@ -412,3 +412,34 @@ describe('responses: raw Response from the handler', () => {
     expect(String(body.detail)).toContain('202');
   });
 });
+
+describe('responses: HEAD', () => {
+  test('cancels the body a GET handler streams, since HEAD never sends it', async () => {
+    const app = new App({ logger: false });
+    let cancelled = false;
+    app.get('/stream', { responses: { 200: {} }, acknowledgeNoResponseBodySchema: true }, () => {
+      const body = new ReadableStream({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode('tick\n')),
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/plain' } });
+    });
+    const res = await app.request('/stream', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain');
+    expect(await res.text()).toBe('');
+    await Bun.sleep(0);
+    expect(cancelled).toBe(true);
+  });
+
+  test('leaves a GET response body as it is', async () => {
+    const app = new App({ logger: false });
+    app.get('/t', { responses: { 200: {} } }, () => ({ status: 200, body: 'full' }));
+    const res = await app.request('/t');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe('full');
+  });
+});

@@ -23,11 +23,15 @@ function errorFor(code: string | undefined, inFlight: boolean): HttpError | unde
   switch (code) {
     // Node's maxHeaderSize (16 KiB by default), or Bun's maxHeadersCount: RFC 6585 §5.
     case 'HPE_HEADER_OVERFLOW':
-      return new RequestHeaderFieldsTooLargeError('The request header section is larger than the server accepts');
+      return new RequestHeaderFieldsTooLargeError(
+        'The request header section is larger than the server accepts',
+      );
     // server.headersTimeout / server.requestTimeout: RFC 9110 §15.5.9.
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new RequestTimeoutError(
-        inFlight ? 'The request body was not received in time' : 'The request headers were not received in time',
+        inFlight
+          ? 'The request body was not received in time'
+          : 'The request headers were not received in time',
       );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new PayloadTooLargeError('The chunk extensions of the request body are too large');
@@ -37,7 +41,9 @@ function errorFor(code: string | undefined, inFlight: boolean): HttpError | unde
     case 'HPE_INVALID_EOF_STATE':
       return undefined;
     default:
-      return new BadRequestError(`The request is not valid HTTP/1.1${code === undefined ? '' : ` (${code})`}`);
+      return new BadRequestError(
+        `The request is not valid HTTP/1.1${code === undefined ? '' : ` (${code})`}`,
+      );
   }
 }
 

@@ -51,7 +51,11 @@ export function createHandler(app: App, settings: HandlerSettings = {}): NodeHan
   return (req, res) => {
     handle(app, settings, req, res).catch((error: unknown) => {
       // Last line of defence: nothing thrown while answering may take the process down.
-      app.logger.error('The Node adapter failed to answer a request', { method: req.method, path: pathOf(req.url), error });
+      app.logger.error('The Node adapter failed to answer a request', {
+        method: req.method,
+        path: pathOf(req.url),
+        error,
+      });
       if (!res.headersSent && !res.destroyed) {
         res.statusCode = 500;
         res.end();
@@ -62,7 +66,12 @@ export function createHandler(app: App, settings: HandlerSettings = {}): NodeHan
   };
 }
 
-async function handle(app: App, settings: HandlerSettings, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const started = performance.now();
   const method = req.method ?? 'GET';
   const path = pathOf(req.url);
@@ -135,7 +144,12 @@ async function handle(app: App, settings: HandlerSettings, req: IncomingMessage,
   try {
     await writeResponse(req, res, response, body, app.state !== 'serving');
   } catch (error) {
-    app.logger.error('The response body failed while streaming', { method, path, status: response.status, error });
+    app.logger.error('The response body failed while streaming', {
+      method,
+      path,
+      status: response.status,
+      error,
+    });
     if (res.headersSent || res.destroyed) {
       // Part of the response is on the wire: cutting the connection is the only way to tell the client
       // it is incomplete (RFC 9112 §6.3: a chunked body without its last chunk is incomplete).

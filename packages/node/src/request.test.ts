@@ -26,14 +26,16 @@ describe('charter/node request conversion', () => {
       'http://api.example.test:8080/a/b?c=1',
     );
     expect(requestUrl(fake({ url: '/', headers: { host: '[::1]:3000' } }))).toBe('http://[::1]:3000/');
-    expect(requestUrl(fake({ url: '/', headers: { host: 'secure.test' }, socket: { encrypted: true } }))).toBe(
-      'https://secure.test/',
-    );
+    expect(
+      requestUrl(fake({ url: '/', headers: { host: 'secure.test' }, socket: { encrypted: true } })),
+    ).toBe('https://secure.test/');
   });
 
   test('a Host header that is not an authority never reaches the URL: the fallback is used', () => {
     for (const host of ['evil.test/x?', 'a@b.test', 'a b', 'x.test#frag', '', 'x.test:99999', 'x.test:']) {
-      expect(requestUrl(fake({ url: '/p', headers: { host } }), 'fallback.test:1')).toBe('http://fallback.test:1/p');
+      expect(requestUrl(fake({ url: '/p', headers: { host } }), 'fallback.test:1')).toBe(
+        'http://fallback.test:1/p',
+      );
     }
     expect(requestUrl(fake({ url: '/p' }))).toBe('http://127.0.0.1:3000/p');
   });
@@ -49,7 +51,9 @@ describe('charter/node request conversion', () => {
 
   test('the socket address is the last resort authority, IPv6 in brackets', () => {
     expect(socketAuthority(fake({ socket: { localAddress: '::1', localPort: 8080 } }))).toBe('[::1]:8080');
-    expect(socketAuthority(fake({ socket: { localAddress: undefined, localPort: undefined } }))).toBe('localhost');
+    expect(socketAuthority(fake({ socket: { localAddress: undefined, localPort: undefined } }))).toBe(
+      'localhost',
+    );
     expect(formatHost('0.0.0.0')).toBe('0.0.0.0');
     expect(formatHost('[::1]')).toBe('[::1]');
   });
@@ -65,7 +69,9 @@ describe('charter/node request conversion', () => {
 
   test('every raw header line is kept, repeated names included', () => {
     const headers = requestHeaders(
-      fake({ rawHeaders: ['Host', 'a.test', 'Accept', 'text/html', 'accept', 'application/json', 'X-Empty', ''] }),
+      fake({
+        rawHeaders: ['Host', 'a.test', 'Accept', 'text/html', 'accept', 'application/json', 'X-Empty', ''],
+      }),
     );
     expect(headers.get('accept')).toBe('text/html, application/json');
     expect(headers.get('host')).toBe('a.test');

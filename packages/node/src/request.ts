@@ -96,7 +96,9 @@ export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
   const onError = (error: Error): void => {
     if (finished) return;
     detach();
-    controller.error(new DOMException(`The request body was not fully received: ${error.message}`, 'AbortError'));
+    controller.error(
+      new DOMException(`The request body was not fully received: ${error.message}`, 'AbortError'),
+    );
   };
   // 'close' before 'end': the client went away mid-body (Node also emits 'error', Bun may not).
   const onClose = (): void => onError(new Error('the connection closed'));
@@ -133,6 +135,12 @@ export function toWebRequest(
   if (url === undefined) return undefined;
   const method = req.method ?? 'GET';
   const body = hasBody(req) ? requestBody(req) : null;
-  // `duplex: 'half'` is what fetch requires for a streamed request body (Fetch §5.3, RequestInit.duplex).
-  return new Request(url, { method, headers: requestHeaders(req), body, signal, duplex: 'half' } as RequestInit);
+  // A streamed request body needs `duplex: 'half'` (Fetch standard, RequestInit.duplex) in Node's undici.
+  return new Request(url, {
+    method,
+    headers: requestHeaders(req),
+    body,
+    signal,
+    duplex: 'half',
+  } as RequestInit);
 }

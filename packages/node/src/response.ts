@@ -24,7 +24,8 @@ export function allowsBody(method: string | undefined, status: number): boolean 
 /** Copies status and headers. Set-Cookie is set as an array so each cookie is its own field line (RFC 6265 §3). */
 export function writeHead(res: ServerResponse, response: Response): void {
   res.statusCode = response.status;
-  res.statusMessage = response.statusText !== '' ? response.statusText : (STATUS_CODES[response.status] ?? '');
+  res.statusMessage =
+    response.statusText !== '' ? response.statusText : (STATUS_CODES[response.status] ?? '');
   for (const [name, value] of response.headers) {
     if (name !== 'set-cookie') res.setHeader(name, value);
   }

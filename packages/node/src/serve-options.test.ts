@@ -17,7 +17,9 @@ describe('charter/node serve options', () => {
   test('short timeouts are checked often enough to fire on time', () => {
     const settings = resolveServeOptions({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
     expect(settings.connectionsCheckingIntervalMs).toBe(75);
-    expect(resolveServeOptions({ requestTimeoutMs: 0, headersTimeoutMs: 0 }).connectionsCheckingIntervalMs).toBe(30_000);
+    expect(
+      resolveServeOptions({ requestTimeoutMs: 0, headersTimeoutMs: 0 }).connectionsCheckingIntervalMs,
+    ).toBe(30_000);
     // A request timeout shorter than Node's 60 s headers default pulls the headers timeout down with it.
     expect(resolveServeOptions({ requestTimeoutMs: 5000 }).headersTimeoutMs).toBe(5000);
   });

@@ -66,7 +66,8 @@ export function resolveServeOptions(options: ServeOptions): ServeSettings {
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
   const hostname = options.hostname ?? '127.0.0.1';
   if (typeof hostname !== 'string' || hostname.trim() === '') fail('hostname', 'must be a non-empty string');
-  if (options.signals !== undefined && typeof options.signals !== 'boolean') fail('signals', 'must be a boolean');
+  if (options.signals !== undefined && typeof options.signals !== 'boolean')
+    fail('signals', 'must be a boolean');
   const requestTimeoutMs = integer('requestTimeoutMs', options.requestTimeoutMs, NODE_REQUEST_TIMEOUT_MS);
   const headersTimeoutMs = integer(
     'headersTimeoutMs',
@@ -75,7 +76,10 @@ export function resolveServeOptions(options: ServeOptions): ServeSettings {
   );
   // Node refuses this combination: the headers are part of the request.
   if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
-    fail('headersTimeoutMs', `must not exceed requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+    fail(
+      'headersTimeoutMs',
+      `must not exceed requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
   }
   return {
     port: integer('port', options.port, 3000, 65_535),

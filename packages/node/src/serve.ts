@@ -79,7 +79,10 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
     },
   );
   server.maxHeadersCount = nodeMaxHeadersCount(app.options.maxHeaderCount);
-  server.on('clientError', createClientErrorHandler(app, (socket) => inFlight.get(socket)));
+  server.on(
+    'clientError',
+    createClientErrorHandler(app, (socket) => inFlight.get(socket)),
+  );
 
   const address = await listen(server, settings);
   server.on('error', (error) => app.logger.error('The HTTP server failed', { error }));
@@ -93,6 +96,11 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   let closing: Promise<void> | undefined;
   let removeSignals = (): void => {};
   const close = (timeoutMs = settings.shutdownTimeoutMs, reason = 'close'): Promise<void> => {
+    if (closing === undefined && !(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
+      return Promise.reject(
+        new TypeError(`close(): timeoutMs must be a non-negative number, got ${timeoutMs}`),
+      );
+    }
     closing ??= (async () => {
       removeSignals();
       draining = true;
@@ -134,5 +142,11 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
     });
   }
 
-  return { port: address.port, hostname: settings.hostname, url, server, close: (timeoutMs) => close(timeoutMs) };
+  return {
+    port: address.port,
+    hostname: settings.hostname,
+    url,
+    server,
+    close: (timeoutMs) => close(timeoutMs),
+  };
 }

@@ -213,6 +213,8 @@ async function finishWithHooks(
   }
   // RFC 9110 §9.3.2: HEAD answers as GET would, without content.
   if (exchange.request.method === 'HEAD' && response.body !== null) {
+    // The body is never sent: cancel it so a streaming source can release what it holds.
+    void response.body.cancel().catch(() => {});
     response = new Response(null, {
       status: response.status,
       statusText: response.statusText,
