@@ -1,5 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.ts';
-import { declaredLength, readBodyLimited } from '../security/body-limit.ts';
+import { parseContentLength, readStreamLimited, tooLarge } from '../security/body-limit.ts';
 import { safeJsonParse } from '../security/safe-json.ts';
 import type { MultipartLimits } from '../app/options.ts';
 
@@ -56,9 +56,14 @@ export interface BodyReadOptions {
  * forms and text. An empty body gives `undefined`, and the schema decides whether that is valid.
  */
 export async function readAndParseBody(request: Request, options: BodyReadOptions): Promise<unknown> {
-  const type = mediaType(request.headers.get('content-type'));
-  const length = declaredLength(request);
-  if (request.body === null || length === 0) return undefined;
+  const headers = request.headers;
+  const length = parseContentLength(headers.get('content-length'));
+  // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no content. Only
+  // then is the stream consulted (in-process Requests can carry a body without either header);
+  // reading `request.body` builds a stream object, which the common path avoids.
+  if (length === 0) return undefined;
+  if (length === undefined && !headers.has('transfer-encoding') && request.body === null) return undefined;
+  const type = mediaType(headers.get('content-type'));
   if (type === undefined) {
     throw new UnsupportedMediaTypeError(
       `A request body needs a Content-Type; accepted: ${options.allowed.join(', ')}`,
@@ -69,7 +74,16 @@ export async function readAndParseBody(request: Request, options: BodyReadOption
       `Content-Type "${type}" is not accepted here; accepted: ${options.allowed.join(', ')}`,
     );
   }
-  const bytes = await readBodyLimited(request, options.limit);
+  let bytes: Uint8Array;
+  if (length !== undefined) {
+    if (length > options.limit) throw tooLarge(options.limit);
+    // The runtime frames the body by Content-Length, so it cannot run past the declared size.
+    bytes = new Uint8Array(await request.arrayBuffer());
+  } else {
+    const body = request.body;
+    if (body === null) return undefined;
+    bytes = await readStreamLimited(body, options.limit);
+  }
   if (bytes.byteLength === 0) return undefined;
   if (isJsonMediaType(type)) return safeJsonParse(decodeText(bytes));
   if (type === 'application/x-www-form-urlencoded')

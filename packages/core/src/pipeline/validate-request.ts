@@ -52,33 +52,29 @@ function validatePart(plan: PartPlan, raw: Record<string, unknown>): Outcome | P
  * issue among them is reported at once (422). Sync schemas stay off the microtask queue.
  */
 export function validateRequestParts(route: CompiledRoute, ctx: RequestContext): void | Promise<void> {
-  const plans = [route.params, route.query, route.headers];
-  const outcomes: (Outcome | Promise<Outcome> | undefined)[] = [];
-  let pending = false;
-  for (const plan of plans) {
-    if (plan === undefined) {
-      outcomes.push(undefined);
-      continue;
-    }
-    const raw = (
-      plan.location === 'params' ? ctx.params : plan.location === 'query' ? ctx.query : ctx.headers
-    ) as Record<string, unknown>;
-    const o = validatePart(plan, raw);
-    if (o instanceof Promise) pending = true;
-    outcomes.push(o);
+  const params = route.params && validatePart(route.params, ctx.params as Record<string, unknown>);
+  const query = route.query && validatePart(route.query, ctx.query as Record<string, unknown>);
+  const headers = route.headers && validatePart(route.headers, ctx.headers as Record<string, unknown>);
+  if (params instanceof Promise || query instanceof Promise || headers instanceof Promise) {
+    return Promise.all([params, query, headers]).then(([p, q, h]) => apply(ctx, p, q, h));
   }
-  if (pending) return Promise.all(outcomes).then((settled) => apply(ctx, settled));
-  apply(ctx, outcomes as (Outcome | undefined)[]);
+  apply(ctx, params, query, headers);
 }
 
-function apply(ctx: RequestContext, outcomes: readonly (Outcome | undefined)[]): void {
-  let issues: ValidationIssue[] | undefined;
-  for (const o of outcomes) if (o !== undefined && !o.ok) (issues ??= []).push(...o.issues);
-  if (issues !== undefined) throw new ValidationError(issues);
-  const [params, query, headers] = outcomes;
-  if (params?.ok) ctx.params = params.value;
-  if (query?.ok) ctx.query = query.value;
-  if (headers?.ok) ctx.headers = headers.value;
+function apply(
+  ctx: RequestContext,
+  params: Outcome | undefined,
+  query: Outcome | undefined,
+  headers: Outcome | undefined,
+): void {
+  if (params?.ok === false || query?.ok === false || headers?.ok === false) {
+    const issues: ValidationIssue[] = [];
+    for (const o of [params, query, headers]) if (o !== undefined && !o.ok) issues.push(...o.issues);
+    throw new ValidationError(issues);
+  }
+  if (params !== undefined) ctx.params = (params as { value: unknown }).value;
+  if (query !== undefined) ctx.query = (query as { value: unknown }).value;
+  if (headers !== undefined) ctx.headers = (headers as { value: unknown }).value;
 }
 
 /** Step 4b: the parsed body against `request.body` (422 on failure). */

@@ -1,14 +1,18 @@
 import { PayloadTooLargeError } from '../errors/index.ts';
 
-function tooLarge(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(`The request body exceeds the limit of ${limit} bytes`);
-}
-
-export function declaredLength(request: Request): number | undefined {
-  const header = request.headers.get('content-length');
+/** A Content-Length value as a number; undefined when absent or not a valid length. */
+export function parseContentLength(header: string | null): number | undefined {
   if (header === null) return undefined;
   const n = Number(header);
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+export function declaredLength(request: Request): number | undefined {
+  return parseContentLength(request.headers.get('content-length'));
+}
+
+export function tooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The request body exceeds the limit of ${limit} bytes`);
 }
 
 /** A stream that passes bytes through until `limit` is exceeded, then errors with a 413. */
@@ -68,11 +72,17 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   const length = declaredLength(request);
   if (length !== undefined && length > limit) throw tooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
-  if (length !== undefined) {
-    // The runtime frames the body by Content-Length, so it cannot run past the declared size.
-    return new Uint8Array(await request.arrayBuffer());
-  }
-  const reader = request.body.getReader();
+  // The runtime frames the body by Content-Length, so it cannot run past the declared size.
+  if (length !== undefined) return new Uint8Array(await request.arrayBuffer());
+  return readStreamLimited(request.body, limit);
+}
+
+/** Reads a stream to the end, refusing (413) as soon as it passes `limit` bytes. */
+export async function readStreamLimited(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
