@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { App, createJsonLogger, type Logger, type PluginInstalledInfo, type Scope } from '@charter/core';
 import { type } from 'arktype';
+import { expectProblem } from './support/problem.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const Str = type('string');
@@ -15,15 +16,6 @@ async function expectJson(res: Response, status: number, body: unknown, contentT
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe(contentType);
   expect(await res.json()).toEqual(body);
-}
-
-async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.type).toBe(`https://charter.dev/errors/${code}`);
-  expect(body.status).toBe(status);
-  return body;
 }
 
 /** Registers GET `path` answering `ctx.state[key]` as JSON (null when absent). */

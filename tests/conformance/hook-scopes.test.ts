@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App, type Hooks, TooManyRequestsError } from '@charter/core';
 import { type } from 'arktype';
+import { expectProblem } from './support/problem.ts';
 
 /** Hooks of every phase that log `<phase>:<name>` and whether a ctx was given where one may be. */
 function spy(log: string[], name: string): Hooks {
@@ -23,14 +24,6 @@ async function expectOk(res: Response): Promise<void> {
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/json');
   expect(await res.json()).toEqual({ ok: true });
-}
-
-async function expectProblem(res: Response, status: number, code: string): Promise<void> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.type).toBe(`https://charter.dev/errors/${code}`);
-  expect(body.status).toBe(status);
 }
 
 describe('hook scope: constructor hooks', () => {

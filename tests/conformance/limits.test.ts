@@ -1,18 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { App, type AppOptions, RequestTimeoutError } from '@charter/core';
 import { type } from 'arktype';
+import { expectProblem } from './support/problem.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.type).toBe(`https://charter.dev/errors/${code}`);
-  expect(body.status).toBe(status);
-  expect(typeof body.title).toBe('string');
-  return body;
-}
 
 /** A body stream of `chunks` with no Content-Length, sent chunked. */
 function chunked(chunks: string[]): ReadableStream<Uint8Array> {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App, ForbiddenError, type Hooks, type StandardSchemaV1 } from '@charter/core';
 import { type } from 'arktype';
+import { expectProblem } from './support/problem.ts';
 
 /** A Standard Schema that records when it validates and accepts anything. */
 function recordingSchema<T>(log: string[], label: string, transform: (v: unknown) => T = (v) => v as T) {
@@ -70,16 +71,6 @@ function postJson(
     body,
     duplex: 'half',
   } as RequestInit);
-}
-
-async function expectProblem(res: Response, status: number): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status).toBe(status);
-  expect(typeof body.type).toBe('string');
-  expect(typeof body.title).toBe('string');
-  return body;
 }
 
 const Out = type({ ok: 'boolean' });

@@ -2,16 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { App, NotFoundError } from '@charter/core';
 import { type } from 'arktype';
 import * as z from 'zod';
+import { expectProblem } from './support/problem.ts';
 
 const User = type({ id: 'number', name: 'string' });
-
-async function expectProblem(res: Response, status: number): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.status).toBe(status);
-  return body;
-}
 
 describe('responses: handler results', () => {
   test('sends the status, JSON body and headers the handler returns', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '@charter/core';
 import { type } from 'arktype';
+import { expectProblem } from './support/problem.ts';
 
 const Echo = type({ route: 'string', params: 'Record<string, string>' });
 
@@ -28,16 +29,6 @@ async function expectRoute(res: Response, route: string, params: Record<string, 
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe('application/json');
   expect(await res.json()).toEqual({ route, params });
-}
-
-async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.type).toBe(`https://charter.dev/errors/${code}`);
-  expect(body.status).toBe(status);
-  expect(typeof body.title).toBe('string');
-  return body;
 }
 
 /** A Request whose `url` is reported verbatim, as an adapter that does not normalise paths would pass it. */

@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import * as z from 'zod';
+import { expectProblem } from './support/problem.ts';
 
 /** The same contracts written with each supported schema library. */
 interface Kit {
@@ -120,15 +121,6 @@ async function expectValidationProblem(res: Response): Promise<Issue[]> {
     expect(Array.isArray(issue.path)).toBe(true);
   }
   return body.issues;
-}
-
-async function expectProblem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const body = (await res.json()) as Record<string, unknown>;
-  expect(body.type).toBe(`https://charter.dev/errors/${code}`);
-  expect(body.status).toBe(status);
-  return body;
 }
 
 const json = (body: string, headers: Record<string, string> = {}): RequestInit => ({

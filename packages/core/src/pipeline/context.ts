@@ -1,7 +1,7 @@
 import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { limitedRequest } from '../security/body-limit.ts';
-import { headerMap, parseQuery } from './request-parts.ts';
+import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
 
 /**
  * Per-request facts the pipeline shares between its steps: the route once matched, the context
@@ -41,14 +41,20 @@ export class RequestContext {
   body: unknown = undefined;
   readonly #exchange: Exchange;
   readonly #compiled: CompiledRoute;
-  readonly #search: string;
+  /** The query string, or undefined until first needed (a pre-matched route never splits the URL). */
+  #search: string | undefined;
   #query: unknown = undefined;
   #headers: unknown = undefined;
   #state: State | undefined = undefined;
   #set: ResponseSetter | undefined = undefined;
   #request: Request | undefined = undefined;
 
-  constructor(exchange: Exchange, route: CompiledRoute, params: Record<string, string>, search: string) {
+  constructor(
+    exchange: Exchange,
+    route: CompiledRoute,
+    params: Record<string, string>,
+    search: string | undefined,
+  ) {
     this.#exchange = exchange;
     this.#compiled = route;
     this.route = route.info;
@@ -80,6 +86,7 @@ export class RequestContext {
   }
 
   get query(): unknown {
+    this.#search ??= splitUrl(this.#exchange.request.url).search;
     this.#query ??= parseQuery(this.#search);
     return this.#query;
   }

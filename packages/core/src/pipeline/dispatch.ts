@@ -124,13 +124,17 @@ function matchAndRun(
   const request = exchange.request;
 
   // 2. Route match.
-  const { pathname, search } = splitUrl(request.url);
   let slot: RouteSlot;
   let params: Record<string, string>;
+  let search: string | undefined;
   if (preMatched !== undefined) {
+    // The adapter matched it already: the URL is split only if the query is ever read.
     slot = preMatched.slot;
     params = preMatched.params;
   } else {
+    const url = splitUrl(request.url);
+    const pathname = url.pathname;
+    search = url.search;
     const found = host.router.find(request.method, pathname);
     if (found.kind === 'not-found') throw new NotFoundError(`No route matches ${request.method} ${pathname}`);
     if (found.kind === 'method-not-allowed') {
