@@ -3,6 +3,7 @@ import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } fro
 import type { IssueLocation } from '../errors/index.ts';
 import type { AnyRouteDefinition, HttpMethod, Hooks, ResponseSpec, RouteInfo } from '../types/index.ts';
 import { type PhaseTable, phaseTable } from './hook-layers.ts';
+import { HOOK_PHASES } from '../types/index.ts';
 
 /** How one request part (params, query, headers) is validated, decided at registration. */
 export interface PartPlan {
@@ -42,6 +43,8 @@ export interface CompiledRoute {
   readonly declaredStatuses: string;
   readonly validateResponses: boolean;
   readonly acknowledgeRawResponse: boolean;
+  /** No hooks and no body: the route may finish without a single promise when its code is sync. */
+  readonly direct: boolean;
   readonly decorations: object;
   readonly handler: AnyRouteDefinition['handler'];
 }
@@ -89,23 +92,26 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     });
   }
   const contentTypes = request.contentTypes ?? options.allowedContentTypes;
+  const hooks = phaseTable([...input.globalLayers, ...input.scopedLayers]);
+  const body = schemaOf(request.body, `${where}: request.body`);
   return Object.freeze({
     definition,
     method: definition.method,
     path,
     info: Object.freeze({ method: definition.method, path, operationId: input.operationId }),
-    hooks: phaseTable([...input.globalLayers, ...input.scopedLayers]),
+    hooks,
     scopedOnRequest: phaseTable(input.scopedLayers).onRequest,
     params: partPlan('params', schemaOf(request.params, `${where}: request.params`)),
     query: partPlan('query', schemaOf(request.query, `${where}: request.query`)),
     headers: partPlan('headers', schemaOf(request.headers, `${where}: request.headers`)),
-    body: schemaOf(request.body, `${where}: request.body`),
+    body,
     contentTypes: contentTypes.map((t: string) => t.toLowerCase()),
     bodyLimitBytes: options.bodyLimitBytes,
     responses,
     declaredStatuses: [...responses.keys()].join(', '),
     validateResponses: options.validateResponses,
     acknowledgeRawResponse: definition.acknowledgeNoResponseBodySchema === true,
+    direct: body === undefined && HOOK_PHASES.every((phase) => hooks[phase] === undefined),
     decorations: input.decorations,
     handler: definition.handler,
   });

@@ -13,7 +13,7 @@ import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { headerCount, splitUrl } from './request-parts.ts';
 import { withPendingHeaders } from './respond.ts';
-import { runRoute } from './run-route.ts';
+import { runDirectRoute, runRoute } from './run-route.ts';
 import { withTimeout } from './timeout.ts';
 
 /** A router entry: resolves to the compiled route (compiled lazily, recompiled when hooks change). */
@@ -54,12 +54,14 @@ export interface PreMatched {
 export function dispatch(host: PipelineHost, request: Request, preMatched?: PreMatched): Promise<Response> {
   const exchange = new Exchange(request);
   host.requestStarted();
-  let work: Promise<Response>;
+  let work: Response | Promise<Response>;
   try {
     work = handle(host, exchange, preMatched);
   } catch (error) {
-    work = Promise.reject(error);
+    return recover(host, exchange, error).then((response) => finish(host, exchange, response));
   }
+  // Finished synchronously: there is nothing left for a timeout to interrupt.
+  if (!(work instanceof Promise)) return Promise.resolve(finish(host, exchange, work));
   const ms = host.options.requestTimeoutMs;
   if (ms > 0) work = withTimeout(work, ms, host.options.requestTimeoutStatus, exchange);
   return work.then(
@@ -73,7 +75,7 @@ function handle(
   host: PipelineHost,
   exchange: Exchange,
   preMatched: PreMatched | undefined,
-): Promise<Response> {
+): Response | Promise<Response> {
   const request = exchange.request;
 
   // 0. Perimeter: the header-count guard runs before any hook sees the request (RFC 6585 §5).
@@ -120,7 +122,7 @@ function matchAndRun(
   host: PipelineHost,
   exchange: Exchange,
   preMatched: PreMatched | undefined,
-): Promise<Response> {
+): Response | Promise<Response> {
   const request = exchange.request;
 
   // 2. Route match.
@@ -151,7 +153,7 @@ function matchAndRun(
   exchange.ctx = ctx;
 
   // 3-7. preBody, validation, beforeHandle, handler, afterHandle.
-  return runRoute(route, ctx, host.options);
+  return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx, host.options);
 }
 
 function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {

@@ -83,3 +83,24 @@ export async function runRoute(
   const response = respond(route, ctx, result);
   return response instanceof Promise ? await response : response;
 }
+
+/**
+ * The same steps for a route with no hooks and no body (`route.direct`): validation, handler and
+ * response stay synchronous when the schemas and the handler are, so no promise is made at all.
+ */
+export function runDirectRoute(route: CompiledRoute, ctx: RequestContext): Response | Promise<Response> {
+  // 4. Validation (params, query, headers; a direct route has no body).
+  if (route.params !== undefined || route.query !== undefined || route.headers !== undefined) {
+    const checked = validateRequestParts(route, ctx);
+    if (checked instanceof Promise) return checked.then(() => handleDirect(route, ctx));
+  }
+  return handleDirect(route, ctx);
+}
+
+function handleDirect(route: CompiledRoute, ctx: RequestContext): Response | Promise<Response> {
+  if (ctx.timedOut) throw ABANDONED;
+  // 6. Handler, then the response (steps 3, 5 and 7 have no hooks on a direct route).
+  const result: unknown = route.handler(ctx as never);
+  if (result instanceof Promise) return result.then((settled) => respond(route, ctx, settled));
+  return respond(route, ctx, result);
+}
