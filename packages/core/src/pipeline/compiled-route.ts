@@ -2,6 +2,7 @@ import type { ResolvedAppOptions } from '../app/options.ts';
 import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } from '../schema/index.ts';
 import type { IssueLocation } from '../errors/index.ts';
 import type { AnyRouteDefinition, HttpMethod, Hooks, ResponseSpec, RouteInfo } from '../types/index.ts';
+import type { BodyReadOptions } from './body.ts';
 import { type PhaseTable, phaseTable } from './hook-layers.ts';
 import { HOOK_PHASES } from '../types/index.ts';
 
@@ -39,6 +40,8 @@ export interface CompiledRoute {
   readonly body: AnySchema | undefined;
   readonly contentTypes: readonly string[];
   readonly bodyLimitBytes: number;
+  /** Limits and media types for reading the body, fixed at registration. */
+  readonly bodyRead: BodyReadOptions;
   readonly responses: ReadonlyMap<number, ResponsePlan>;
   readonly declaredStatuses: string;
   readonly validateResponses: boolean;
@@ -92,6 +95,7 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     });
   }
   const contentTypes = request.contentTypes ?? options.allowedContentTypes;
+  const lowerTypes: readonly string[] = contentTypes.map((t: string) => t.toLowerCase());
   const hooks = phaseTable([...input.globalLayers, ...input.scopedLayers]);
   const body = schemaOf(request.body, `${where}: request.body`);
   return Object.freeze({
@@ -105,7 +109,12 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     query: partPlan('query', schemaOf(request.query, `${where}: request.query`)),
     headers: partPlan('headers', schemaOf(request.headers, `${where}: request.headers`)),
     body,
-    contentTypes: contentTypes.map((t: string) => t.toLowerCase()),
+    contentTypes: lowerTypes,
+    bodyRead: Object.freeze({
+      limit: options.bodyLimitBytes,
+      allowed: lowerTypes,
+      multipart: options.multipart,
+    }),
     bodyLimitBytes: options.bodyLimitBytes,
     responses,
     declaredStatuses: [...responses.keys()].join(', '),

@@ -153,7 +153,7 @@ function matchAndRun(
   exchange.ctx = ctx;
 
   // 3-7. preBody, validation, beforeHandle, handler, afterHandle.
-  return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx, host.options);
+  return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx);
 }
 
 function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {

@@ -2,7 +2,6 @@ import type { AnyContext, AnyHandlerResult, PreBodyContext } from '../types/inde
 import { readAndParseBody } from './body.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
-import type { ResolvedAppOptions } from '../app/options.ts';
 import { acceptRawResponse, respond } from './respond.ts';
 import { validateBody, validateRequestParts } from './validate-request.ts';
 
@@ -13,11 +12,7 @@ const ABANDONED = new Error('The request timed out; its remaining steps were ski
  * Steps 3 to 7 of the pipeline for a matched route, in the order of the spec's table. Each step is
  * skipped when the route's plan says it has nothing to do; sync work is never awaited.
  */
-export async function runRoute(
-  route: CompiledRoute,
-  ctx: RequestContext,
-  options: ResolvedAppOptions,
-): Promise<Response> {
+export async function runRoute(route: CompiledRoute, ctx: RequestContext): Promise<Response> {
   const hooks = route.hooks;
 
   // Scoped onRequest (group, plugin and route layers: they can only run once the route is known).
@@ -44,11 +39,7 @@ export async function runRoute(
     if (checked instanceof Promise) await checked;
   }
   if (route.body !== undefined) {
-    const parsed = await readAndParseBody(ctx.bodySource, {
-      limit: route.bodyLimitBytes,
-      allowed: route.contentTypes,
-      multipart: options.multipart,
-    });
+    const parsed = await readAndParseBody(ctx.bodySource, route.bodyRead);
     const checked = validateBody(route.body, ctx, parsed);
     if (checked instanceof Promise) await checked;
   }
