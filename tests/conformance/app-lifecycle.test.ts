@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { App, createJsonLogger, type Logger, type PluginInstalledInfo, type Scope } from '@charter/core';
 import { type } from 'arktype';
+import { createGate } from './support/gate.ts';
 import { expectProblem } from './support/problem.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -300,10 +301,7 @@ describe('app.shutdown', () => {
   test('runs onShutdown, waits for in-flight requests, then runs onClose', async () => {
     const app = new App({ logger: false, requestTimeoutMs: 0 });
     const log: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { opened: gate, open: release } = createGate();
     app.get('/slow', { responses: { 200: { body: Str } } }, async () => {
       log.push('handler:start');
       await gate;
@@ -335,10 +333,7 @@ describe('app.shutdown', () => {
 
   test('requests during and after shutdown get a 503 problem', async () => {
     const app = new App({ logger: false, requestTimeoutMs: 0 });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { opened: gate, open: release } = createGate();
     app.get('/slow', { responses: { 200: {} } }, async () => {
       await gate;
       return { status: 200 };
@@ -360,10 +355,7 @@ describe('app.shutdown', () => {
 
   test('stops waiting for in-flight requests after timeoutMs', async () => {
     const app = new App({ logger: false, requestTimeoutMs: 0 });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { opened: gate, open: release } = createGate();
     app.get('/hang', { responses: { 200: {} } }, async () => {
       await gate;
       return { status: 200 };
