@@ -6,7 +6,7 @@
  */
 import type { AppOptions } from '@charter/core';
 import { readAndParseBody } from '../packages/core/src/pipeline/body.ts';
-import { withTimeout } from '../packages/core/src/pipeline/timeout.ts';
+import { RequestTimeouts } from '../packages/core/src/pipeline/timeout.ts';
 import { Exchange } from '../packages/core/src/pipeline/context.ts';
 import { type } from 'arktype';
 import { charterApp, NewUser, plainHandler, User, UserParams, UserQuery } from './apps.ts';
@@ -79,7 +79,7 @@ for (const scenario of scenarios) {
   for (const [label, options] of variants) {
     const app = charterApp(options);
     await app.ready();
-    let handler: (request: Request) => Promise<Response> = app.fetch;
+    let handler: (request: Request) => Response | Promise<Response> = app.handle;
     if (scenario.nativeRoute !== undefined) {
       const route = app.adapterRoutes().find((r) => r.path === scenario.nativeRoute && r.method === 'GET');
       if (route === undefined) throw new Error(`no adapter route for ${scenario.nativeRoute}`);
@@ -102,6 +102,11 @@ const bodyOptions = {
 };
 const makePost = (): Request => new Request(`${ORIGIN}/users`, POST_INIT);
 const postBaseline = await time(makePost);
+const timeouts = new RequestTimeouts(30_000, 408);
+const same = (response: Response): Response => response;
+const fail = (error: unknown): Response => {
+  throw error;
+};
 const pieces: Array<[string, Op, number]> = [
   ['arktype UserParams({ id: 42 })', () => UserParams({ id: 42 }), 0],
   ["arktype morph { id: 'string.integer.parse' }", () => ParseParams({ id: '42' }), 0],
@@ -115,18 +120,22 @@ const pieces: Array<[string, Op, number]> = [
   ['URLSearchParams + fromEntries', () => Object.fromEntries(new URLSearchParams('fields=name')), 0],
   ['await request.json()', () => makePost().json(), postBaseline],
   [
-    'request.body + arrayBuffer + decode + JSON.parse',
+    'request.body + bytes() + decode + JSON.parse',
     async () => {
       const request = makePost();
       if (request.body === null) return undefined;
-      return JSON.parse(decoder.decode(new Uint8Array(await request.arrayBuffer())));
+      return JSON.parse(decoder.decode(await request.bytes()));
     },
     postBaseline,
   ],
-  ['core readAndParseBody()', () => readAndParseBody(makePost(), bodyOptions), postBaseline],
   [
-    'core withTimeout(resolved, 30000)',
-    () => withTimeout(Promise.resolve(new Response(null)), 30_000, 408, new Exchange(getUser)),
+    'core readAndParseBody()',
+    () => readAndParseBody(makePost(), bodyOptions) as Promise<unknown>,
+    postBaseline,
+  ],
+  [
+    'core RequestTimeouts.watch(resolved)',
+    () => timeouts.watch(Promise.resolve(new Response(null)), new Exchange(getUser), same, fail),
     0,
   ],
   ['Promise.resolve(new Response(null))', () => Promise.resolve(new Response(null)), 0],

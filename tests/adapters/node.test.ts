@@ -333,9 +333,9 @@ describe('charter/node serve', () => {
     test('a HEAD response carries no body, and a streamed body is cancelled unread', async () => {
       const { app } = testApp();
       const cancelled = deferred();
-      // The core already answers HEAD without a body; an app.fetch that does not is the adapter's job.
-      const original = app.fetch;
-      (app as { fetch: App['fetch'] }).fetch = (request) => {
+      // The core already answers HEAD without a body; an app.handle that does not is the adapter's job.
+      const original = app.handle;
+      (app as { handle: App['handle'] }).handle = (request) => {
         if (new URL(request.url).pathname !== '/raw-head') return original(request);
         const body = new ReadableStream<Uint8Array>({
           pull: (controller) => controller.enqueue(encoder.encode('data')),
@@ -586,10 +586,10 @@ describe('charter/node serve', () => {
   });
 
   describe('errors', () => {
-    test('an exception from app.fetch is answered 500 problem+json, logged, and the server keeps serving', async () => {
+    test('an exception from app.handle is answered 500 problem+json, logged, and the server keeps serving', async () => {
       const { app, calls } = testApp();
-      const original = app.fetch;
-      (app as { fetch: App['fetch'] }).fetch = (request) => {
+      const original = app.handle;
+      (app as { handle: App['handle'] }).handle = (request) => {
         if (new URL(request.url).pathname === '/sync') throw new Error('sync boom');
         if (new URL(request.url).pathname === '/async') return Promise.reject(new Error('async boom'));
         return original(request);
@@ -601,7 +601,9 @@ describe('charter/node serve', () => {
         expect(response.headers.get('content-type')).toBe(PROBLEM);
         expect(await response.json()).toMatchObject({ type: `${ERRORS}internal`, status: 500 });
       }
-      expect(calls.filter((c) => c.level === 'error' && c.message === 'app.fetch threw')).toHaveLength(2);
+      expect(
+        calls.filter((c) => c.level === 'error' && c.message === 'The app threw instead of answering'),
+      ).toHaveLength(2);
       expect((await fetch(`${server.url}/hello`)).status).toBe(200);
     });
 

@@ -496,6 +496,36 @@ describe('app.request', () => {
   });
 });
 
+describe('app.fetch and app.handle', () => {
+  function syncAndAsync(): App {
+    const app = new App({ logger: false });
+    app.get('/sync', { responses: { 200: { body: Str } } }, () => ({ status: 200, body: 'sync' }));
+    app.get('/async', { responses: { 200: { body: Str } } }, async () => ({ status: 200, body: 'async' }));
+    return app;
+  }
+
+  test('app.handle answers a request whose steps are all sync with the Response itself', async () => {
+    const out = syncAndAsync().handle(new Request('http://charter.local/sync'));
+    expect(out).toBeInstanceOf(Response);
+    await expectText(out as Response, 200, 'sync');
+  });
+
+  test('app.handle answers with a promise once a step goes async, and for a failing request too', async () => {
+    const app = syncAndAsync();
+    const out = app.handle(new Request('http://charter.local/async'));
+    expect(out).toBeInstanceOf(Promise);
+    await expectText(await out, 200, 'async');
+    await expectProblem(await app.handle(new Request('http://charter.local/missing')), 404, 'not-found');
+  });
+
+  test('app.fetch always answers with a promise, sync routes included', async () => {
+    const app = syncAndAsync();
+    const out = app.fetch(new Request('http://charter.local/sync'));
+    expect(out).toBeInstanceOf(Promise);
+    await expectText(await out, 200, 'sync');
+  });
+});
+
 describe('app.healthcheck', () => {
   test('GET /healthz answers 200 application/health+json with status pass', async () => {
     const app = new App({ logger: false });

@@ -211,6 +211,38 @@ describe('limits: request timeout', () => {
     await expectProblem(await app.fetch(post('/x', stalled)), 408, 'request-timeout');
   });
 
+  test('requests started at different times each time out at their own deadline', async () => {
+    const app = new App({ logger: false, requestTimeoutMs: 60 });
+    const { promise: never } = Promise.withResolvers<void>();
+    app.get('/hang', { responses: { 200: {} } }, async () => {
+      await never;
+      return { status: 200 };
+    });
+    app.get(
+      '/quick/:ms',
+      { request: { params: type({ ms: 'number' }) }, responses: { 200: {} } },
+      async (ctx) => {
+        await sleep(ctx.params.ms);
+        return { status: 200 };
+      },
+    );
+    const started = performance.now();
+    const timed = (path: string) =>
+      app.request(path).then((res) => ({ res, at: performance.now() - started }));
+    const first = timed('/hang');
+    await sleep(30);
+    const quick = timed('/quick/10');
+    const second = timed('/hang');
+    const [a, q, b] = await Promise.all([first, quick, second]);
+    await expectProblem(a.res, 408, 'request-timeout');
+    await expectProblem(b.res, 408, 'request-timeout');
+    expect(q.res.status).toBe(200);
+    // The first expires around 60 ms, the second around 90 ms: neither early nor with the other.
+    expect(a.at).toBeGreaterThanOrEqual(58);
+    expect(b.at).toBeGreaterThanOrEqual(88);
+    expect(b.at - a.at).toBeGreaterThanOrEqual(20);
+  });
+
   test('the timeout problem goes through onSend', async () => {
     const app = new App({
       logger: false,

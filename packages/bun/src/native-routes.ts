@@ -1,11 +1,11 @@
 import type { App } from '@charter/core';
 
-type RouteHandler = (request: Request) => Promise<Response>;
+type RouteHandler = (request: Request) => Response | Promise<Response>;
 
 /**
  * Bun matches fully static paths in native code before any JavaScript runs. Routes without
  * parameters are handed to that table, each bound to its compiled route; every other request
- * (and methods a static path does not declare) falls through to `app.fetch` and the router.
+ * (and methods a static path does not declare) falls through to `app.handle` and the router.
  */
 export function nativeRoutes(app: App): Record<string, Record<string, RouteHandler>> {
   const table: Record<string, Record<string, RouteHandler>> = {};

@@ -42,7 +42,7 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
     // The app enforces its own body limit with a problem document; Bun's cap must not be lower.
     maxRequestBodySize: Math.max(app.options.bodyLimitBytes + 1, 128 * 1024 * 1024),
     routes: options.nativeRoutes === false ? {} : nativeRoutes(app),
-    fetch: app.fetch,
+    fetch: app.handle,
     error(error) {
       app.logger.error('Bun.serve error handler reached', { error });
       return new Response(

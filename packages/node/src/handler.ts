@@ -1,5 +1,5 @@
 /**
- * The request listener: Node request in, app.fetch, Node response out. It owns the per-request
+ * The request listener: Node request in, app.handle, Node response out. It owns the per-request
  * concerns around the app: the header-count guard, client disconnects, and failures of the app or of
  * a response body, none of which may crash the process.
  */
@@ -130,9 +130,9 @@ async function handle(
 
   let response: Response;
   try {
-    response = await app.fetch(request);
+    response = await app.handle(request);
   } catch (error) {
-    app.logger.error('app.fetch threw', { method, path, error });
+    app.logger.error('The app threw instead of answering', { method, path, error });
     response = renderError(error, production).response;
   }
   if (res.destroyed) {

@@ -1,6 +1,7 @@
 import { InternalError, ServiceUnavailableError, renderError } from '../errors/index.ts';
 import { type Logger, resolveLogger } from '../logger/index.ts';
 import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatch.ts';
+import { RequestTimeouts } from '../pipeline/timeout.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
 import type { IntrospectedRoute } from '../types/index.ts';
 import {
@@ -26,7 +27,8 @@ const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string,
 export interface AdapterRoute {
   method: string;
   path: string;
-  handle(request: Request): Promise<Response>;
+  /** Answers like `app.fetch`, but synchronously when every step of the request was sync. */
+  handle(request: Request): Response | Promise<Response>;
 }
 
 /**
@@ -71,15 +73,29 @@ export class App extends Scope {
       get guardedPhases() {
         return registry.unmatchedPhases().guarded;
       },
+      timeouts:
+        resolved.requestTimeoutMs > 0
+          ? new RequestTimeouts(resolved.requestTimeoutMs, resolved.requestTimeoutStatus)
+          : undefined,
       requestStarted: () => lifecycle.started(),
       requestFinished: () => lifecycle.finished(),
     };
   }
 
-  /** Answers a Request: the handler every runtime adapter calls. */
+  /** Answers a Request: Request in, Response out, always as a promise. */
   readonly fetch = (request: Request): Promise<Response> => {
-    if (this.#lifecycle.state !== 'serving') return Promise.resolve(this.#refuse());
-    if (this.#installError !== undefined) return Promise.resolve(this.#installFailed());
+    const response = this.handle(request);
+    return response instanceof Promise ? response : Promise.resolve(response);
+  };
+
+  /**
+   * The handler runtime adapters call: answers like `fetch`, but returns the Response itself when
+   * every step of the request finished synchronously (Bun.serve and the Node adapter accept both),
+   * which spares a promise per request.
+   */
+  readonly handle = (request: Request): Response | Promise<Response> => {
+    if (this.#lifecycle.state !== 'serving') return this.#refuse();
+    if (this.#installError !== undefined) return this.#installFailed();
     if (this.registry.pending.length > 0 || this.#readying !== undefined) {
       return this.ready().then(
         () => dispatch(this.#host, request),
@@ -181,7 +197,7 @@ export class App extends Scope {
         method,
         path,
         handle: (request) => {
-          if (this.#lifecycle.state !== 'serving') return Promise.resolve(this.#refuse());
+          if (this.#lifecycle.state !== 'serving') return this.#refuse();
           return dispatch(this.#host, request, preMatched);
         },
       });

@@ -1,5 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/index.ts';
-import { parseContentLength, readStreamLimited, tooLarge } from '../security/body-limit.ts';
+import { parseContentLength, readFramedBody, readStreamLimited, tooLarge } from '../security/body-limit.ts';
 import { safeJsonParse } from '../security/safe-json.ts';
 import type { MultipartLimits } from '../app/options.ts';
 
@@ -54,8 +54,9 @@ export interface BodyReadOptions {
 /**
  * Step 4's body read: checks the media type (415), reads within the limit (413) and parses JSON,
  * forms and text. An empty body gives `undefined`, and the schema decides whether that is valid.
+ * The checks run synchronously; only the read itself is awaited.
  */
-export async function readAndParseBody(request: Request, options: BodyReadOptions): Promise<unknown> {
+export function readAndParseBody(request: Request, options: BodyReadOptions): unknown {
   const headers = request.headers;
   const length = parseContentLength(headers.get('content-length'));
   // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no content. Only
@@ -74,16 +75,22 @@ export async function readAndParseBody(request: Request, options: BodyReadOption
       `Content-Type "${type}" is not accepted here; accepted: ${options.allowed.join(', ')}`,
     );
   }
-  let bytes: Uint8Array;
   if (length !== undefined) {
     if (length > options.limit) throw tooLarge(options.limit);
-    // The runtime frames the body by Content-Length, so it cannot run past the declared size.
-    bytes = new Uint8Array(await request.arrayBuffer());
-  } else {
-    const body = request.body;
-    if (body === null) return undefined;
-    bytes = await readStreamLimited(body, options.limit);
+    return readFramedBody(request).then((bytes) => parseBody(request, type, bytes, options));
   }
+  const body = request.body;
+  if (body === null) return undefined;
+  return readStreamLimited(body, options.limit).then((bytes) => parseBody(request, type, bytes, options));
+}
+
+/** Parses the bytes of a body by its media type (already checked against the allowlist). */
+function parseBody(
+  request: Request,
+  type: string,
+  bytes: Uint8Array,
+  options: BodyReadOptions,
+): unknown | Promise<unknown> {
   if (bytes.byteLength === 0) return undefined;
   if (isJsonMediaType(type)) return safeJsonParse(decodeText(bytes));
   if (type === 'application/x-www-form-urlencoded')

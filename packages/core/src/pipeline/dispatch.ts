@@ -14,7 +14,7 @@ import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { headerCount, splitUrl } from './request-parts.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
-import { withTimeout } from './timeout.ts';
+import type { RequestTimeouts } from './timeout.ts';
 
 /** A router entry: resolves to the compiled route (compiled lazily, recompiled when hooks change). */
 export interface RouteSlot {
@@ -32,6 +32,8 @@ export interface PipelineHost {
   /** Hooks for an unmatched request: constructor hooks only, or also app.use when a guard answered. */
   readonly unmatchedPhases: PhaseTable;
   readonly guardedPhases: PhaseTable;
+  /** The app's request timeout; undefined when `requestTimeoutMs` is 0. */
+  readonly timeouts: RequestTimeouts | undefined;
   requestStarted(): void;
   requestFinished(): void;
 }
@@ -50,8 +52,13 @@ export interface PreMatched {
  *   3. preBody                                8. onSend, then onResponse
  *   4. validation (params, query, headers, then body)
  * Any throw goes to onError and becomes an RFC 9457 problem; steps 0-7 run under the timeout.
+ * A request whose steps all finish synchronously is answered without a promise.
  */
-export function dispatch(host: PipelineHost, request: Request, preMatched?: PreMatched): Promise<Response> {
+export function dispatch(
+  host: PipelineHost,
+  request: Request,
+  preMatched?: PreMatched,
+): Response | Promise<Response> {
   const exchange = new Exchange(request);
   host.requestStarted();
   let work: Response | Promise<Response>;
@@ -61,13 +68,11 @@ export function dispatch(host: PipelineHost, request: Request, preMatched?: PreM
     return recover(host, exchange, error).then((response) => finish(host, exchange, response));
   }
   // Finished synchronously: there is nothing left for a timeout to interrupt.
-  if (!(work instanceof Promise)) return Promise.resolve(finish(host, exchange, work));
-  const ms = host.options.requestTimeoutMs;
-  if (ms > 0) work = withTimeout(work, ms, host.options.requestTimeoutStatus, exchange);
-  return work.then(
-    (response) => finish(host, exchange, response),
-    (error: unknown) => recover(host, exchange, error).then((response) => finish(host, exchange, response)),
-  );
+  if (!(work instanceof Promise)) return finish(host, exchange, work);
+  const answer = (response: Response) => finish(host, exchange, response);
+  const fail = (error: unknown) => recover(host, exchange, error).then(answer);
+  if (host.timeouts !== undefined) return host.timeouts.watch(work, exchange, answer, fail);
+  return work.then(answer, fail);
 }
 
 /** Steps 0 to 2, then the route's own steps. Sync until a hook or the route goes async. */

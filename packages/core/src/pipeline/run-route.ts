@@ -39,7 +39,8 @@ export async function runRoute(route: CompiledRoute, ctx: RequestContext): Promi
     if (checked instanceof Promise) await checked;
   }
   if (route.body !== undefined) {
-    const parsed = await readAndParseBody(ctx.bodySource, route.bodyRead);
+    let parsed = readAndParseBody(ctx.bodySource, route.bodyRead);
+    if (parsed instanceof Promise) parsed = await parsed;
     const checked = validateBody(route.body, ctx, parsed);
     if (checked instanceof Promise) await checked;
   }

@@ -67,13 +67,21 @@ export function limitedRequest(request: Request, limit: number, signal: AbortSig
   } as RequestInit);
 }
 
+/**
+ * Reads a body the runtime frames by Content-Length (it cannot run past the declared size).
+ * `bytes()` skips the ArrayBuffer-to-view step; runtimes without it (Node 20) use `arrayBuffer()`.
+ */
+export function readFramedBody(request: Request): Promise<Uint8Array> {
+  if (typeof request.bytes === 'function') return request.bytes();
+  return request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+}
+
 /** Reads a whole body, refusing (413) past `limit` bytes without buffering more than that. */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
   const length = declaredLength(request);
   if (length !== undefined && length > limit) throw tooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
-  // The runtime frames the body by Content-Length, so it cannot run past the declared size.
-  if (length !== undefined) return new Uint8Array(await request.arrayBuffer());
+  if (length !== undefined) return readFramedBody(request);
   return readStreamLimited(request.body, limit);
 }
 
