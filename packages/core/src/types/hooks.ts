@@ -44,3 +44,52 @@ export const HOOK_PHASES = [
 ] as const satisfies readonly (keyof Hooks)[];
 
 export type HookPhase = (typeof HOOK_PHASES)[number];
+
+/**
+ * What a set of hooks does for security, declared by the helper that built it. The App reads the
+ * traits of every hook layer of a route once, at registration: the boot guards check that a
+ * state-changing session route has CSRF protection and that tool-server and agent routes are
+ * authenticated, and the cross-origin guard learns which origins a route's CORS policy admits.
+ */
+export interface HookTraits {
+  /** The hooks authenticate the caller and refuse (401/403) when they cannot. */
+  authenticates?: boolean;
+  /** The hooks protect state-changing requests against cross-site request forgery. */
+  csrfProtection?: boolean;
+  /** The hooks read or write a cookie-based session. */
+  usesSession?: boolean;
+  /** The hooks apply a CORS policy; the cross-origin guard admits the origins it allows. */
+  cors?: CorsTraits;
+}
+
+/** The part of a CORS policy the App's guards need. */
+export interface CorsTraits {
+  /** Whether a request from `origin` (serialised, e.g. `https://app.example`) is allowed. */
+  allowsOrigin(origin: string): boolean;
+  /** The policy allows any origin (`*` or a function admitting every origin). */
+  anyOrigin: boolean;
+  /** The policy sends `Access-Control-Allow-Credentials: true`. */
+  credentials: boolean;
+}
+
+/** The property under which a Hooks object carries its traits (a registered symbol: survives bundling). */
+export const HOOK_TRAITS: unique symbol = Symbol.for('charter.hookTraits');
+
+/** A Hooks object with traits attached. */
+export type TraitedHooks = Hooks & { readonly [HOOK_TRAITS]?: HookTraits };
+
+/** Attaches traits to a Hooks object (merged with any it already has) and returns it. */
+export function withHookTraits<H extends Hooks>(hooks: H, traits: HookTraits): H {
+  const current = (hooks as TraitedHooks)[HOOK_TRAITS];
+  Object.defineProperty(hooks, HOOK_TRAITS, {
+    value: Object.freeze({ ...current, ...traits }),
+    enumerable: false,
+    configurable: true,
+  });
+  return hooks;
+}
+
+/** The traits of a Hooks object, if its builder declared any. */
+export function hookTraitsOf(hooks: Hooks): HookTraits | undefined {
+  return (hooks as TraitedHooks)[HOOK_TRAITS];
+}
