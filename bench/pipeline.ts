@@ -135,7 +135,8 @@ const pieces: Array<[string, Op, number]> = [
   ],
   [
     'core RequestTimeouts.watch(resolved)',
-    () => timeouts.watch(Promise.resolve(new Response(null)), new Exchange(getUser), same, fail),
+    () =>
+      timeouts.watch(Promise.resolve(new Response(null)), new Exchange(getUser, () => undefined), same, fail),
     0,
   ],
   ['Promise.resolve(new Response(null))', () => Promise.resolve(new Response(null)), 0],

@@ -365,3 +365,68 @@ describe('hook scope: plugins', () => {
     expect(log).toEqual(['ctor', 'app-use', 'plugin-options', 'plugin-use', 'route']);
   });
 });
+
+describe('hook arguments', () => {
+  test('onError, onSend and onResponse receive the request itself, also when no route matched', async () => {
+    const seen: string[] = [];
+    const note = (phase: string) => (_first: unknown, _ctx: unknown, request: Request) =>
+      void seen.push(`${phase} ${request.method} ${new URL(request.url).pathname}`);
+    const app = new App({
+      logger: false,
+      hooks: { onError: note('onError'), onSend: note('onSend'), onResponse: note('onResponse') },
+    });
+    app.get('/ok', okRoute, ok);
+    await expectOk(await app.request('/ok'));
+    await expectProblem(await app.request('/missing', { method: 'DELETE' }), 404, 'not-found');
+    expect(seen).toEqual([
+      'onSend GET /ok',
+      'onResponse GET /ok',
+      'onError DELETE /missing',
+      'onSend DELETE /missing',
+      'onResponse DELETE /missing',
+    ]);
+  });
+
+  test('ctx.request read after the body was parsed still has the method, URL and headers', async () => {
+    const app = new App({ logger: false });
+    const seen: string[] = [];
+    app.post(
+      '/echo',
+      {
+        request: { body: type({ n: 'number' }) },
+        responses: { 200: { body: type({ n: 'number', method: 'string' }) } },
+        hooks: {
+          beforeHandle: (ctx) => void seen.push(`beforeHandle ${ctx.request.headers.get('x-tag')}`),
+          onSend: (_r, ctx) => void seen.push(`onSend ${ctx?.request.method}`),
+        },
+      },
+      (ctx) => ({ status: 200, body: { n: ctx.body.n, method: ctx.request.method } }),
+    );
+    const response = await app.request('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tag': 't1' },
+      body: '{"n":7}',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ n: 7, method: 'POST' });
+    expect(seen).toEqual(['beforeHandle t1', 'onSend POST']);
+  });
+
+  test('cookies set through ctx.set and through the result headers are all sent', async () => {
+    const app = new App({ logger: false });
+    app.get('/cookies', okRoute, (ctx) => {
+      ctx.set.headers.append('set-cookie', 'a=1; Path=/');
+      ctx.set.headers.append('set-cookie', 'b=2; Path=/');
+      return { status: 200, body: { ok: true }, headers: [['set-cookie', 'c=3; Path=/']] };
+    });
+    app.get('/raw-cookies', { ...okRoute, acknowledgeNoResponseBodySchema: true }, (ctx) => {
+      ctx.set.headers.append('set-cookie', 'a=1; Path=/');
+      return new Response('{"ok":true}', { headers: { 'set-cookie': 'c=3; Path=/' } });
+    });
+    const response = await app.request('/cookies');
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/', 'c=3; Path=/']);
+    await expectOk(response);
+    const raw = await app.request('/raw-cookies');
+    expect(raw.headers.getSetCookie().sort()).toEqual(['a=1; Path=/', 'c=3; Path=/']);
+  });
+});

@@ -56,6 +56,9 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
     },
   });
 
+  // The client address is looked up only when something asks for it (clientIp, rate limits).
+  app.setPeerResolver((request) => server.requestIP(request)?.address);
+
   let closing: Promise<void> | undefined;
   let removeSignals = (): void => {};
   const close = (timeout = shutdownTimeoutMs): Promise<void> => {

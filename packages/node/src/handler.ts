@@ -11,6 +11,7 @@ import {
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   renderError,
+  setRequestPeer,
 } from '@charter/core';
 import { problemResponse } from './problem.ts';
 import { toWebRequest } from './request.ts';
@@ -127,6 +128,9 @@ async function handle(
     await writeResponse(req, res, problemResponse(error, production), body);
     return;
   }
+  // The socket's remote address: the client, unless a proxy posture says to look further.
+  const peer = req.socket.remoteAddress;
+  if (peer !== undefined) setRequestPeer(request, peer);
 
   let response: Response;
   try {

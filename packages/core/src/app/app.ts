@@ -2,6 +2,12 @@ import { InternalError, ServiceUnavailableError, renderError } from '../errors/i
 import { type Logger, resolveLogger } from '../logger/index.ts';
 import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatch.ts';
 import { RequestTimeouts } from '../pipeline/timeout.ts';
+import { type ClientAddressResolver, requestPeer } from '../pipeline/client-address.ts';
+import { hardensResponses } from '../pipeline/perimeter.ts';
+import { clientAddress } from '../net/index.ts';
+import { registerCspReportRoute, type CspReportRouteOptions } from '../builtins/csp-report.ts';
+import { BootGuards, perimeterPlan, watchUnhandledRejections } from './app-security.ts';
+import type { AssertSecureConfigOptions, SecurityIssue } from './boot-guards.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
 import type { IntrospectedRoute } from '../types/index.ts';
 import {
@@ -48,6 +54,12 @@ export class App extends Scope {
   #readying: Promise<this> | undefined;
   /** Set when a plugin failed to install: the app then answers 500 rather than serve half-installed. */
   #installError: unknown;
+  readonly #boot: BootGuards;
+  /** Set when a boot guard refused the configuration (production): the app answers 500. */
+  #bootError: unknown;
+  #peerResolver: ClientAddressResolver | undefined;
+  #stopWatchingRejections: (() => void) | undefined;
+  #stopping: Promise<void> | undefined;
 
   constructor(options: AppOptions = {}) {
     const resolved = resolveAppOptions(options);
@@ -59,6 +71,10 @@ export class App extends Scope {
     const registry = this.registry;
     const lifecycle = this.#lifecycle;
     const constructorOnRequest = phaseTable(registry.constructorHooks).onRequest;
+    this.#boot = new BootGuards(registry, resolved, logger);
+    const perimeter = perimeterPlan(resolved);
+    const posture = resolved.security.proxy;
+    const peerOf = (request: Request) => requestPeer(request) ?? this.#peerResolver?.(request);
     this.#host = {
       options: resolved,
       logger,
@@ -77,6 +93,13 @@ export class App extends Scope {
         resolved.requestTimeoutMs > 0
           ? new RequestTimeouts(resolved.requestTimeoutMs, resolved.requestTimeoutStatus)
           : undefined,
+      perimeter,
+      hardens: hardensResponses(perimeter),
+      clientAddress: (request) =>
+        clientAddress({ peer: peerOf(request), headers: request.headers, posture }).address,
+      get inFlight() {
+        return lifecycle.inFlight;
+      },
       requestStarted: () => lifecycle.started(),
       requestFinished: () => lifecycle.finished(),
     };
@@ -96,6 +119,8 @@ export class App extends Scope {
   readonly handle = (request: Request): Response | Promise<Response> => {
     if (this.#lifecycle.state !== 'serving') return this.#refuse();
     if (this.#installError !== undefined) return this.#installFailed();
+    if ((!this.#boot.current || this.#bootError !== undefined) && this.#bootRefused())
+      return this.#bootFailed();
     if (this.registry.pending.length > 0 || this.#readying !== undefined) {
       return this.ready().then(
         () => dispatch(this.#host, request),
@@ -129,6 +154,12 @@ export class App extends Scope {
     this.#readying ??= (async () => {
       const pending = this.registry.pending;
       while (pending.length > 0) await Promise.all(pending.splice(0, pending.length));
+      // Boot guards: in production an unsafe configuration refuses to start.
+      this.#boot.check();
+      this.#stopWatchingRejections ??= watchUnhandledRejections(
+        this.logger,
+        this.options.security.crashOnUnhandledRejection,
+      );
       return this;
     })();
     const readying = this.#readying;
@@ -143,7 +174,35 @@ export class App extends Scope {
 
   /** Stops the app: onShutdown listeners, drain in-flight requests (up to timeoutMs), then onClose. */
   shutdown(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS, reason = 'shutdown'): Promise<void> {
-    return this.#lifecycle.shutdown(timeoutMs, reason);
+    this.#stopping ??= this.#lifecycle.shutdown(timeoutMs, reason).finally(() => {
+      this.#host.perimeter.shedder?.stop();
+      this.#stopWatchingRejections?.();
+      this.#stopWatchingRejections = undefined;
+    });
+    return this.#stopping;
+  }
+
+  /**
+   * Runs every boot guard now and returns what it found. In production (or with
+   * `{ production: true }`) an `error` issue throws an InsecureConfigError listing them all.
+   */
+  assertSecureConfig(options?: AssertSecureConfigOptions): SecurityIssue[] {
+    return this.#boot.assert(options);
+  }
+
+  /**
+   * For runtime adapters: how to find the remote address of a request's connection (Bun:
+   * `server.requestIP`). Asked lazily, only when something needs the client address.
+   */
+  setPeerResolver(resolver: ClientAddressResolver): this {
+    this.#peerResolver = resolver;
+    return this;
+  }
+
+  /** A receiver for CSP violation reports (POST `/csp-report` by default), answering 204. */
+  cspReportRoute(options?: CspReportRouteOptions): this {
+    registerCspReportRoute(this, options);
+    return this;
   }
 
   /** Requests being answered right now. */
@@ -197,12 +256,46 @@ export class App extends Scope {
         method,
         path,
         handle: (request) => {
-          if (this.#lifecycle.state !== 'serving') return this.#refuse();
+          // Anything but the steady state (draining, plugins pending, guards to run) takes the full path.
+          if (this.#lifecycle.state !== 'serving' || !this.#steady()) return this.handle(request);
           return dispatch(this.#host, request, preMatched);
         },
       });
     }
     return out;
+  }
+
+  /** True when requests may go straight to the pipeline: plugins installed, boot guards run and passed. */
+  #steady(): boolean {
+    return (
+      this.#installError === undefined &&
+      this.#boot.current &&
+      this.#bootError === undefined &&
+      this.registry.pending.length === 0 &&
+      this.#readying === undefined
+    );
+  }
+
+  /** Runs the boot guards before the first request; true when production refused the configuration. */
+  #bootRefused(): boolean {
+    try {
+      this.#boot.check();
+      this.#bootError = undefined;
+      return false;
+    } catch (error) {
+      if (this.#bootError === undefined) {
+        this.logger.error('The configuration is insecure; the app answers 500 until it is fixed', { error });
+      }
+      this.#bootError = error;
+      return true;
+    }
+  }
+
+  #bootFailed(): Response {
+    return renderError(
+      new InternalError({ detail: (this.#bootError as Error).message }),
+      this.options.production,
+    ).response;
   }
 
   #installFailed(): Response {

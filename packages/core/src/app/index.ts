@@ -4,3 +4,13 @@ export * from './options.ts';
 export type * from './plugins.ts';
 export * from './scope.ts';
 export type { HealthCheckOptions, ReadinessCheck, ReadinessCheckOptions } from '../builtins/health.ts';
+export { clientIp, originalRequest, setRequestPeer } from './client-ip.ts';
+export type { LoadSheddingOptions, SecurityOptions } from './security-options.ts';
+export {
+  type AssertSecureConfigOptions,
+  InsecureConfigError,
+  REQUIRE_AUTH_META,
+  type SecurityIssue,
+  type SecurityIssueCode,
+} from './boot-guards.ts';
+export type { CspReportRouteOptions, CspViolation } from '../builtins/csp-report.ts';

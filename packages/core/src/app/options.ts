@@ -1,5 +1,13 @@
 import type { Logger, LogLevel } from '../logger/index.ts';
 import type { HookInput } from '../types/index.ts';
+import { AppOptionsError } from './option-error.ts';
+import {
+  type ResolvedSecurityOptions,
+  resolveSecurityOptions,
+  type SecurityOptions,
+} from './security-options.ts';
+
+export { AppOptionsError } from './option-error.ts';
 
 /** Limits for multipart/form-data bodies. */
 export interface MultipartLimits {
@@ -12,7 +20,7 @@ export interface MultipartLimits {
 }
 
 /** Options of `new App(options)` / `createApp(options)`. */
-export interface AppOptions {
+export interface AppOptions extends SecurityOptions {
   /** OpenAPI document metadata. */
   title?: string;
   version?: string;
@@ -57,6 +65,8 @@ export interface ResolvedAppOptions {
   readonly env: 'development' | 'production' | 'test';
   readonly disconnectStatusCode: number;
   readonly validateResponses: boolean;
+  /** The guard options (secure defaults, proxy posture, load shedding...). */
+  readonly security: ResolvedSecurityOptions;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -67,14 +77,6 @@ export const DEFAULT_ALLOWED_CONTENT_TYPES: readonly string[] = Object.freeze([
   'application/x-www-form-urlencoded',
   'multipart/form-data',
 ]);
-
-/** Thrown by the App constructor for an invalid option; the message names the option. */
-export class AppOptionsError extends TypeError {
-  constructor(option: string, problem: string) {
-    super(`Invalid App option "${option}": ${problem}`);
-    this.name = 'AppOptionsError';
-  }
-}
 
 function nonNegativeInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
@@ -129,6 +131,7 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
   if (options.validateResponses !== undefined && typeof options.validateResponses !== 'boolean') {
     throw new AppOptionsError('validateResponses', 'must be a boolean');
   }
+  const production = options.production ?? env === 'production';
   return Object.freeze({
     title: options.title,
     version: options.version,
@@ -147,9 +150,10 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
       maxFields: positiveInteger('multipart.maxFields', multipart.maxFields, 100),
       maxFiles: nonNegativeInteger('multipart.maxFiles', multipart.maxFiles, 10),
     }),
-    production: options.production ?? env === 'production',
+    production,
     env,
     disconnectStatusCode: disconnect,
     validateResponses: options.validateResponses ?? true,
+    security: resolveSecurityOptions(options, production),
   });
 }

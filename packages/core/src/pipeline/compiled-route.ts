@@ -1,9 +1,19 @@
 import type { ResolvedAppOptions } from '../app/options.ts';
 import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } from '../schema/index.ts';
 import type { IssueLocation } from '../errors/index.ts';
-import type { AnyRouteDefinition, HttpMethod, Hooks, ResponseSpec, RouteInfo } from '../types/index.ts';
+import {
+  type AnyRouteDefinition,
+  type HookTraits,
+  type HttpMethod,
+  type Hooks,
+  hookTraitsOf,
+  type ResponseSpec,
+  type RouteInfo,
+} from '../types/index.ts';
 import type { BodyReadOptions } from './body.ts';
+import { type CrossOriginCheck, crossOriginCheck } from './cross-origin.ts';
 import { type PhaseTable, phaseTable } from './hook-layers.ts';
+import { mockHandler } from './mock-handler.ts';
 import { HOOK_PHASES } from '../types/index.ts';
 
 /** How one request part (params, query, headers) is validated, decided at registration. */
@@ -19,6 +29,21 @@ export interface ResponsePlan {
   readonly status: number;
   readonly schema: AnySchema | undefined;
   readonly contentType: string | undefined;
+  /**
+   * Header sets of the common responses, built once: the content type plus the App's security
+   * headers, so a response is born complete and step 8 has nothing to add.
+   */
+  readonly headersFor: ResponseHeaderSets;
+}
+
+/** Prebuilt header objects for the three shapes `respond` builds without extra headers. */
+export interface ResponseHeaderSets {
+  /** No body: the security headers only (undefined when there are none). */
+  readonly empty: Record<string, string> | undefined;
+  /** A JSON body (or the declared content type). */
+  readonly json: Record<string, string>;
+  /** A text body with no declared content type. */
+  readonly text: Record<string, string>;
 }
 
 /**
@@ -48,6 +73,10 @@ export interface CompiledRoute {
   readonly acknowledgeRawResponse: boolean;
   /** No hooks and no body: the route may finish without a single promise when its code is sync. */
   readonly direct: boolean;
+  /** The traits of every hook layer of the route, outermost first (for the boot guards). */
+  readonly traits: readonly HookTraits[];
+  /** The cross-origin guard, when the route's method can change state and the guard is on. */
+  readonly crossOrigin: CrossOriginCheck | undefined;
   readonly decorations: object;
   readonly handler: AnyRouteDefinition['handler'];
 }
@@ -79,10 +108,26 @@ function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartP
   return schema === undefined ? undefined : { location, schema, coercion: planCoercion(schema) };
 }
 
+const JSON_TYPE = 'application/json';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+function headerSets(
+  contentType: string | undefined,
+  security: ReadonlyArray<readonly [string, string]>,
+): ResponseHeaderSets {
+  const extra = Object.fromEntries(security);
+  return Object.freeze({
+    empty: security.length === 0 ? undefined : extra,
+    json: { 'content-type': contentType ?? JSON_TYPE, ...extra },
+    text: { 'content-type': TEXT_TYPE, ...extra },
+  });
+}
+
 export function compileRoute(input: CompileInput): CompiledRoute {
   const { definition, path, options } = input;
   const where = `Route ${definition.method} ${path}`;
   const request = definition.request ?? {};
+  const security = options.security;
   const responses = new Map<number, ResponsePlan>();
   for (const [key, spec] of Object.entries(
     definition.responses as Record<string, ResponseSpec | undefined>,
@@ -92,11 +137,18 @@ export function compileRoute(input: CompileInput): CompiledRoute {
       status,
       schema: schemaOf(spec?.body, `${where}: responses[${key}].body`),
       contentType: spec?.contentType,
+      headersFor: headerSets(spec?.contentType, security.responseHeaders),
     });
+  }
+  const layers = [...input.globalLayers, ...input.scopedLayers];
+  const traits: HookTraits[] = [];
+  for (const hooks of layers) {
+    const t = hookTraitsOf(hooks);
+    if (t !== undefined) traits.push(t);
   }
   const contentTypes = request.contentTypes ?? options.allowedContentTypes;
   const lowerTypes: readonly string[] = contentTypes.map((t: string) => t.toLowerCase());
-  const hooks = phaseTable([...input.globalLayers, ...input.scopedLayers]);
+  const hooks = phaseTable(layers);
   const body = schemaOf(request.body, `${where}: request.body`);
   return Object.freeze({
     definition,
@@ -119,9 +171,12 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     responses,
     declaredStatuses: [...responses.keys()].join(', '),
     validateResponses: options.validateResponses,
-    acknowledgeRawResponse: definition.acknowledgeNoResponseBodySchema === true,
+    acknowledgeRawResponse:
+      definition.acknowledgeNoResponseBodySchema === true || traits.some((t) => t.replaysResponses === true),
     direct: body === undefined && HOOK_PHASES.every((phase) => hooks[phase] === undefined),
+    traits: Object.freeze(traits),
+    crossOrigin: crossOriginCheck(definition.method, security.corsCrossOriginGuard, traits),
     decorations: input.decorations,
-    handler: definition.handler,
+    handler: security.mockMode ? mockHandler(definition, path) : definition.handler,
   });
 }

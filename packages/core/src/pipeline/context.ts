@@ -1,6 +1,7 @@
 import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { limitedRequest } from '../security/body-limit.ts';
+import { bindClientAddress, type ClientAddressResolver, linkRequest } from './client-address.ts';
 import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
 
 /**
@@ -9,14 +10,17 @@ import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
  */
 export class Exchange {
   readonly request: Request;
+  /** The App's client-address resolver, for `clientIp()` on the requests user code sees. */
+  readonly clientAddress: ClientAddressResolver;
   route: CompiledRoute | undefined = undefined;
   ctx: RequestContext | undefined = undefined;
   /** True when an `app.use` perimeter guard answered or threw in onRequest. */
   guardAnswered = false;
   #controller: AbortController | undefined = undefined;
 
-  constructor(request: Request) {
+  constructor(request: Request, clientAddress: ClientAddressResolver) {
     this.request = request;
+    this.clientAddress = clientAddress;
   }
 
   /** Aborts on timeout and when the client goes away; created only when someone listens. */
@@ -39,6 +43,8 @@ export class RequestContext {
   readonly route: RouteInfo;
   params: unknown;
   body: unknown = undefined;
+  /** Set when the pipeline built the response with the security headers already in it. */
+  hardened = false;
   readonly #exchange: Exchange;
   readonly #compiled: CompiledRoute;
   /** The query string, or undefined until first needed (a pre-matched route never splits the URL). */
@@ -67,11 +73,14 @@ export class RequestContext {
    * fails with 413) and its signal aborts when the request times out.
    */
   get request(): Request {
-    this.#request ??= limitedRequest(
-      this.#exchange.request,
-      this.#compiled.bodyLimitBytes,
-      this.#exchange.signal,
-    );
+    if (this.#request === undefined) {
+      const exchange = this.#exchange;
+      const original = exchange.request;
+      this.#request = limitedRequest(original, this.#compiled.bodyLimitBytes, exchange.signal);
+      // The wrapper is a new Request: its client is the original's (the adapter knows that one).
+      bindClientAddress(this.#request, () => exchange.clientAddress(original));
+      linkRequest(this.#request, original);
+    }
     return this.#request;
   }
 

@@ -1,17 +1,13 @@
 import type { ResolvedAppOptions } from '../app/options.ts';
-import {
-  BadRequestError,
-  MethodNotAllowedError,
-  NotFoundError,
-  RequestHeaderFieldsTooLargeError,
-  renderError,
-} from '../errors/index.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, renderError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
-import { headerCount, splitUrl } from './request-parts.ts';
+import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
+import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.ts';
+import { splitUrl } from './request-parts.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
 import type { RequestTimeouts } from './timeout.ts';
@@ -34,6 +30,14 @@ export interface PipelineHost {
   readonly guardedPhases: PhaseTable;
   /** The app's request timeout; undefined when `requestTimeoutMs` is 0. */
   readonly timeouts: RequestTimeouts | undefined;
+  /** Step 0 guards and the response guards of step 8. */
+  readonly perimeter: PerimeterPlan;
+  /** True when responses are hardened at all (server headers stripped or security headers added). */
+  readonly hardens: boolean;
+  /** The client address of a request under the app's proxy posture. */
+  readonly clientAddress: ClientAddressResolver;
+  /** Requests in flight, this one included. */
+  readonly inFlight: number;
   requestStarted(): void;
   requestFinished(): void;
 }
@@ -46,7 +50,8 @@ export interface PreMatched {
 
 /**
  * The request pipeline, step by step as in the docs' table:
- *   0. perimeter guards (header count)        5. beforeHandle
+ *   0. perimeter guards (header count, load,  5. beforeHandle
+ *      forwarded headers)
  *   1. onRequest                              6. handler
  *   2. route match (404 / 405 / 400)          7. afterHandle
  *   3. preBody                                8. onSend, then onResponse
@@ -59,7 +64,7 @@ export function dispatch(
   request: Request,
   preMatched?: PreMatched,
 ): Response | Promise<Response> {
-  const exchange = new Exchange(request);
+  const exchange = new Exchange(request, host.clientAddress);
   host.requestStarted();
   let work: Response | Promise<Response>;
   try {
@@ -83,11 +88,8 @@ function handle(
 ): Response | Promise<Response> {
   const request = exchange.request;
 
-  // 0. Perimeter: the header-count guard runs before any hook sees the request (RFC 6585 §5).
-  const max = host.options.maxHeaderCount;
-  if (max > 0 && headerCount(request.headers) >= max) {
-    throw new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
-  }
+  // 0. Perimeter: header count, load shedding and forwarded headers, before any hook runs.
+  guardPerimeter(host.perimeter, request, host.inFlight - 1);
 
   // 1. onRequest: constructor hooks, then app.use perimeter guards.
   if (host.constructorOnRequest !== undefined || host.perimeterOnRequest !== undefined) {
@@ -98,6 +100,8 @@ function handle(
 
 async function runOnRequest(host: PipelineHost, exchange: Exchange): Promise<Response | undefined> {
   const request = exchange.request;
+  // Hooks given the raw request may ask for its client address (clientIp(request)).
+  bindClientAddress(request, host.clientAddress);
   if (host.constructorOnRequest !== undefined) {
     for (const hook of host.constructorOnRequest) {
       let out = hook(request);
@@ -157,6 +161,9 @@ function matchAndRun(
   exchange.route = route;
   exchange.ctx = ctx;
 
+  // A state-changing browser request from an origin no CORS policy of the route admits (per route).
+  if (route.crossOrigin !== undefined) route.crossOrigin(request);
+
   // 3-7. preBody, validation, beforeHandle, handler, afterHandle.
   return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx);
 }
@@ -172,7 +179,7 @@ async function recover(host: PipelineHost, exchange: Exchange, error: unknown): 
   if (onError !== undefined) {
     for (const hook of onError) {
       try {
-        let out = hook(error, ctx);
+        let out = hook(error, ctx, exchange.request);
         if (out instanceof Promise) out = await out;
         if (out instanceof Response) return withPendingHeaders(out, ctx?.pendingHeaders);
       } catch (hookError) {
@@ -192,12 +199,18 @@ async function recover(host: PipelineHost, exchange: Exchange, error: unknown): 
   return rendered.response;
 }
 
-/** Step 8. Without onSend/onResponse hooks and outside HEAD, nothing is left to do. */
+/**
+ * Step 8. The response guards run last, after any onSend hook: a response the route built itself
+ * already carries the security headers (see respond.ts). Without onSend/onResponse hooks and
+ * outside HEAD, nothing else is left to do.
+ */
 function finish(host: PipelineHost, exchange: Exchange, response: Response): Response | Promise<Response> {
   const phases = phasesFor(host, exchange);
   if (phases.onSend === undefined && phases.onResponse === undefined && exchange.request.method !== 'HEAD') {
     host.requestFinished();
-    return response;
+    return host.hardens && exchange.ctx?.hardened !== true
+      ? hardenResponse(host.perimeter, response)
+      : response;
   }
   return finishWithHooks(host, exchange, phases, response).finally(() => host.requestFinished());
 }
@@ -213,7 +226,7 @@ async function finishWithHooks(
   if (phases.onSend !== undefined) {
     try {
       for (const hook of phases.onSend) {
-        let out = hook(response, ctx);
+        let out = hook(response, ctx, exchange.request);
         if (out instanceof Promise) out = await out;
         if (out instanceof Response) response = out;
       }
@@ -222,6 +235,7 @@ async function finishWithHooks(
       response = renderError(error, host.options.production).response;
     }
   }
+  if (host.hardens) response = hardenResponse(host.perimeter, response);
   // RFC 9110 §9.3.2: HEAD answers as GET would, without content.
   if (exchange.request.method === 'HEAD' && response.body !== null) {
     // The body is never sent: cancel it so a streaming source can release what it holds.
@@ -235,7 +249,7 @@ async function finishWithHooks(
   if (phases.onResponse !== undefined) {
     for (const hook of phases.onResponse) {
       try {
-        const out = hook(response, ctx);
+        const out = hook(response, ctx, exchange.request);
         if (out instanceof Promise) await out;
       } catch (error) {
         host.logger.error('An onResponse hook threw', { error });

@@ -27,13 +27,18 @@ export function withPendingHeaders(response: Response, pending: Headers | undefi
   if (pending === undefined) return response;
   let target = response;
   for (const [name, value] of pending) {
-    if (target.headers.has(name)) continue;
+    // Cookies add up (RFC 6265 §3: one Set-Cookie field per cookie); other fields the response
+    // already has win over ctx.set.
+    const cookie = name === 'set-cookie';
+    if (!cookie && target.headers.has(name)) continue;
     try {
-      target.headers.set(name, value);
+      if (cookie) target.headers.append(name, value);
+      else target.headers.set(name, value);
     } catch {
       // Responses from fetch() or Response.redirect() have immutable headers (Fetch §5.4 guard).
       target = new Response(target.body, target);
-      target.headers.set(name, value);
+      if (cookie) target.headers.append(name, value);
+      else target.headers.set(name, value);
     }
   }
   return target;
@@ -91,21 +96,29 @@ function serialise(
   const pending = ctx.pendingHeaders;
   const noBody = body === undefined || body === null || NULL_BODY_STATUSES.has(status);
   if (pending === undefined && result.headers === undefined) {
-    // The common case: no extra headers, so no Headers object is built by hand.
-    if (noBody) return new Response(null, { status });
+    // The common case: no extra headers, so the prebuilt header sets (content type plus the App's
+    // security headers) are used as they are, and step 8 has nothing left to add.
+    const sets = plan.headersFor;
+    if (noBody) {
+      ctx.hardened = true;
+      return new Response(null, { status, headers: sets.empty });
+    }
     if (typeof body === 'object' && !isPassThroughBody(body)) {
-      return new Response(JSON.stringify(body), {
-        status,
-        headers: { 'content-type': plan.contentType ?? JSON_TYPE },
-      });
+      ctx.hardened = true;
+      return new Response(JSON.stringify(body), { status, headers: sets.json });
     }
     if (typeof body === 'string' && plan.contentType === undefined) {
-      return new Response(body, { status, headers: { 'content-type': TEXT_TYPE } });
+      ctx.hardened = true;
+      return new Response(body, { status, headers: sets.text });
     }
   }
   const headers = new Headers(pending);
-  if (result.headers !== undefined)
-    for (const [name, value] of new Headers(result.headers)) headers.set(name, value);
+  if (result.headers !== undefined) {
+    for (const [name, value] of new Headers(result.headers)) {
+      if (name === 'set-cookie') headers.append(name, value);
+      else headers.set(name, value);
+    }
+  }
   if (noBody) return new Response(null, { status, headers });
   const declared = plan.contentType;
   let payload: BodyInit;

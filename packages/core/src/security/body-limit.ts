@@ -48,6 +48,11 @@ function limitStream(body: ReadableStream<Uint8Array>, limit: number): ReadableS
 export function limitedRequest(request: Request, limit: number, signal: AbortSignal): Request {
   const combined = AbortSignal.any([request.signal, signal]);
   if (request.body === null) return new Request(request, { signal: combined });
+  if (request.bodyUsed || request.body.locked) {
+    // The pipeline already read the body (the route declares one): hooks that look at the
+    // request afterwards see its method, URL and headers; the parsed body is `ctx.body`.
+    return new Request(request.url, { method: request.method, headers: request.headers, signal: combined });
+  }
   const length = declaredLength(request);
   let body: ReadableStream<Uint8Array>;
   if (length !== undefined && length > limit) {

@@ -22,12 +22,19 @@ export interface Hooks {
   beforeHandle?: (ctx: AnyContext) => MaybePromise<Response | void>;
   /** Step 7: transform the handler's result; return a replacement or nothing. */
   afterHandle?: (ctx: AnyContext, result: AnyHandlerResult) => MaybePromise<AnyHandlerResult | void>;
-  /** Error path: observe the error, or return a Response to answer instead of the problem document. */
-  onError?: (error: unknown, ctx?: AnyContext) => MaybePromise<Response | void>;
-  /** Step 8: replace or mutate the response (headers are mutable). */
-  onSend?: (response: Response, ctx?: AnyContext) => MaybePromise<Response | void>;
-  /** Step 8, last: observe the final response (logging, metrics). */
-  onResponse?: (response: Response, ctx?: AnyContext) => MaybePromise<void>;
+  /**
+   * Error path: observe the error, or return a Response to answer instead of the problem document.
+   * `ctx` is absent when no route matched; `request` (as the adapter handed it in) is always there.
+   */
+  onError?: (error: unknown, ctx: AnyContext | undefined, request: Request) => MaybePromise<Response | void>;
+  /** Step 8: replace or mutate the response (headers are mutable). `ctx` is absent when no route matched. */
+  onSend?: (
+    response: Response,
+    ctx: AnyContext | undefined,
+    request: Request,
+  ) => MaybePromise<Response | void>;
+  /** Step 8, last: observe the final response (logging, metrics). `ctx` is absent when no route matched. */
+  onResponse?: (response: Response, ctx: AnyContext | undefined, request: Request) => MaybePromise<void>;
 }
 
 /** Where hooks are accepted: one Hooks object or several, applied in order. */
@@ -60,6 +67,19 @@ export interface HookTraits {
   usesSession?: boolean;
   /** The hooks apply a CORS policy; the cross-origin guard admits the origins it allows. */
   cors?: CorsTraits;
+  /**
+   * Origins the hooks trust for state-changing requests (e.g. CSRF `trustedOrigins`); the App's
+   * cross-origin guard admits them too.
+   */
+  trustsOrigin?: (origin: string) => boolean;
+  /**
+   * The hooks may answer with a stored copy of a response the route already produced (and
+   * validated), e.g. an idempotent replay: such a raw Response needs no
+   * `acknowledgeNoResponseBodySchema` on the route.
+   */
+  replaysResponses?: boolean;
+  /** Secrets the hooks rely on (session, CSRF or webhook keys); the boot guards check their strength. */
+  secrets?: readonly { readonly where: string; readonly value: string | Uint8Array }[];
 }
 
 /** The part of a CORS policy the App's guards need. */
@@ -73,10 +93,10 @@ export interface CorsTraits {
 }
 
 /** The property under which a Hooks object carries its traits (a registered symbol: survives bundling). */
-export const HOOK_TRAITS: unique symbol = Symbol.for('charter.hookTraits');
+const HOOK_TRAITS: unique symbol = Symbol.for('charter.hookTraits');
 
 /** A Hooks object with traits attached. */
-export type TraitedHooks = Hooks & { readonly [HOOK_TRAITS]?: HookTraits };
+type TraitedHooks = Hooks & { readonly [HOOK_TRAITS]?: HookTraits };
 
 /** Attaches traits to a Hooks object (merged with any it already has) and returns it. */
 export function withHookTraits<H extends Hooks>(hooks: H, traits: HookTraits): H {

@@ -1,0 +1,1 @@
+export { clientIp, originalRequest, setRequestPeer } from '../pipeline/client-address.ts';

@@ -1,0 +1,66 @@
+import { BadRequestError, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
+import { applySecureHeaders } from '../middleware/secure-headers.ts';
+import type { LoadShedder } from './load-shedding.ts';
+import { headerCount } from './request-parts.ts';
+
+/** The App-wide guards of step 0 and of the response, decided once when the App is built. */
+export interface PerimeterPlan {
+  /** Most header fields (the request is refused at this count); 0 disables. */
+  readonly maxHeaderCount: number;
+  readonly shedder: LoadShedder | undefined;
+  /** Refuse forwarded headers: production with no proxy posture configured. */
+  readonly refuseForwarded: boolean;
+  /** Security headers added to every response that lacks them. */
+  readonly responseHeaders: ReadonlyArray<readonly [string, string]>;
+  readonly stripServerHeaders: boolean;
+}
+
+/** Step 0: the checks that run before any hook sees the request. */
+export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: number): void {
+  // RFC 6585 §5: a header flood is refused before any hook spends work on it.
+  const max = plan.maxHeaderCount;
+  if (max > 0 && headerCount(request.headers) >= max) {
+    throw new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
+  }
+  if (plan.shedder !== undefined) plan.shedder.check(inFlight);
+  if (plan.refuseForwarded) {
+    const headers = request.headers;
+    if (headers.has('x-forwarded-for') || headers.has('forwarded')) {
+      // Without a posture nobody knows which hop to believe (RFC 7239 §8.1): refuse, do not guess.
+      throw new BadRequestError(
+        'The request carries X-Forwarded-For or Forwarded, but this server has no proxy posture ' +
+          '(App option behindProxy), so it cannot tell which address to trust',
+      );
+    }
+  }
+}
+
+// Headers that advertise the server software: a free map of which exploits to try.
+const SERVER_HEADERS = ['server', 'x-powered-by'] as const;
+
+/** Whether the response path adds or removes anything at all. */
+export function hardensResponses(plan: PerimeterPlan): boolean {
+  return plan.stripServerHeaders || plan.responseHeaders.length > 0;
+}
+
+/**
+ * The response guards: strips `Server`/`X-Powered-By` and adds each security header the response
+ * does not set itself (a route serving HTML may bring its own CSP). Responses whose headers are
+ * immutable (from `fetch()`) are copied first.
+ */
+export function hardenResponse(plan: PerimeterPlan, response: Response): Response {
+  let out = response;
+  if (plan.stripServerHeaders) {
+    for (const name of SERVER_HEADERS) {
+      if (!out.headers.has(name)) continue;
+      try {
+        out.headers.delete(name);
+      } catch {
+        // Immutable headers (Fetch §5.4 guard): the copy's headers are mutable.
+        out = new Response(out.body, out);
+        out.headers.delete(name);
+      }
+    }
+  }
+  return plan.responseHeaders.length === 0 ? out : applySecureHeaders(out, plan.responseHeaders);
+}
