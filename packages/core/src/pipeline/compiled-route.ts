@@ -36,14 +36,18 @@ export interface ResponsePlan {
   readonly headersFor: ResponseHeaderSets;
 }
 
-/** Prebuilt header objects for the three shapes `respond` builds without extra headers. */
+/**
+ * Prebuilt header sets for the three shapes `respond` builds without extra headers. They are
+ * `Headers` instances: a Response copies one several times faster than it reads a plain object
+ * of the same fields, which matters with a dozen security headers. Never mutated after building.
+ */
 export interface ResponseHeaderSets {
   /** No body: the security headers only (undefined when there are none). */
-  readonly empty: Record<string, string> | undefined;
+  readonly empty: Headers | undefined;
   /** A JSON body (or the declared content type). */
-  readonly json: Record<string, string>;
+  readonly json: Headers;
   /** A text body with no declared content type. */
-  readonly text: Record<string, string>;
+  readonly text: Headers;
 }
 
 /**
@@ -115,11 +119,15 @@ function headerSets(
   contentType: string | undefined,
   security: ReadonlyArray<readonly [string, string]>,
 ): ResponseHeaderSets {
-  const extra = Object.fromEntries(security);
+  const build = (type: string | undefined): Headers => {
+    const headers = new Headers(type === undefined ? undefined : { 'content-type': type });
+    for (const [name, value] of security) headers.set(name, value);
+    return headers;
+  };
   return Object.freeze({
-    empty: security.length === 0 ? undefined : extra,
-    json: { 'content-type': contentType ?? JSON_TYPE, ...extra },
-    text: { 'content-type': TEXT_TYPE, ...extra },
+    empty: security.length === 0 ? undefined : build(undefined),
+    json: build(contentType ?? JSON_TYPE),
+    text: build(TEXT_TYPE),
   });
 }
 
