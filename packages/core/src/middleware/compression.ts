@@ -3,7 +3,7 @@
  * `CompressionStream`, chosen by `Accept-Encoding` negotiation (RFC 9110 §12.5.3).
  */
 import type { AnyContext, Hooks } from '../types/index.ts';
-import { appendVary, mergeVary } from './response-headers.ts';
+import { appendVary, mergeVary } from '../pipeline/response-headers.ts';
 
 /** A content coding this helper can produce, by its HTTP name (IANA content coding registry). */
 export type ContentCoding = 'zstd' | 'br' | 'gzip' | 'deflate';

@@ -7,7 +7,7 @@
 import { ForbiddenError } from '../errors/index.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 import { type Hooks, withHookTraits } from '../types/index.ts';
-import { appendVary, setResponseHeaders, splitList } from './response-headers.ts';
+import { appendVary, setResponseHeaders, splitList } from '../pipeline/response-headers.ts';
 
 /** Which origins may read responses: one origin, a list, `*` (any), or a predicate. */
 export type CorsOrigin = string | readonly string[] | ((origin: string) => boolean);

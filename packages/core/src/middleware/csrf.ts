@@ -22,7 +22,7 @@ import { isHttpToken } from '../security/header-guards.ts';
 import { randomId, timingSafeEqual } from '../security/tokens.ts';
 import { type AnyContext, type Hooks, withHookTraits } from '../types/index.ts';
 import { serialiseOrigin } from './cors.ts';
-import { setResponseHeaders } from './response-headers.ts';
+import { setResponseHeaders } from '../pipeline/response-headers.ts';
 
 /** Options of `csrf()`. */
 export interface CsrfOptions {

@@ -62,7 +62,7 @@ export {
   requestId,
   requestIdOf,
 } from './request-id.ts';
-export { appendVary, type HeaderEntries, setResponseHeaders } from './response-headers.ts';
+export { appendVary, type HeaderEntries, setResponseHeaders } from '../pipeline/response-headers.ts';
 export {
   applySecureHeaders,
   buildContentSecurityPolicy,

@@ -9,12 +9,12 @@
  *
  * Both are Structured Field Lists (RFC 9651), so several policies on one request add list members.
  */
-import { clientIp } from '../app/client-ip.ts';
+import { clientIp } from '../pipeline/client-address.ts';
 import { InternalError, TooManyRequestsError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { memoryRateLimitStore, type RateLimitHit, type RateLimitStore } from './rate-limit-store.ts';
-import { setResponseHeaders, splitList } from './response-headers.ts';
+import { setResponseHeaders, splitList } from '../pipeline/response-headers.ts';
 
 /** The phase a limit is checked in. */
 export type RateLimitPhase = 'onRequest' | 'preBody' | 'beforeHandle';

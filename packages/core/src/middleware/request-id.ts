@@ -10,7 +10,7 @@ import { splitUrl } from '../pipeline/request-parts.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 import { randomId } from '../security/tokens.ts';
 import type { Hooks, State } from '../types/index.ts';
-import { setResponseHeaders } from './response-headers.ts';
+import { setResponseHeaders } from '../pipeline/response-headers.ts';
 
 /** Options of `requestId()`. */
 export interface RequestIdOptions {

@@ -6,7 +6,7 @@
  * origins unless a route says otherwise by setting the header itself.
  */
 import type { Hooks } from '../types/index.ts';
-import { isFieldValue, mutableResponse } from './response-headers.ts';
+import { isFieldValue, setResponseHeaders } from '../pipeline/response-headers.ts';
 
 /**
  * A CSP directive value: a source list (string or array), `true` for a valueless directive,
@@ -343,13 +343,7 @@ export function resolveSecureHeaders(
  * headers were immutable (a `fetch()` or `Response.redirect()` result).
  */
 export function applySecureHeaders(response: Response, list: SecureHeaderList): Response {
-  let target: Response | undefined;
-  for (const [name, value] of list) {
-    if ((target ?? response).headers.has(name)) continue;
-    target ??= mutableResponse(response);
-    target.headers.set(name, value);
-  }
-  return target ?? response;
+  return setResponseHeaders(response, list, { overwrite: false });
 }
 
 function nodeEnvIsProduction(): boolean {

@@ -3,7 +3,7 @@
  * duration plus metrics recorded by handlers and hooks.
  */
 import type { AnyContext, Hooks } from '../types/index.ts';
-import { mutableResponse } from './response-headers.ts';
+import { mutableResponse } from '../pipeline/response-headers.ts';
 
 /** Options of `timing()`. */
 export interface TimingOptions {

@@ -1,7 +1,7 @@
 import { BadRequestError, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
-import { applySecureHeaders } from '../middleware/secure-headers.ts';
 import type { LoadShedder } from './load-shedding.ts';
 import { headerCount } from './request-parts.ts';
+import { mutableResponse, setResponseHeaders } from './response-headers.ts';
 
 /** The App-wide guards of step 0 and of the response, decided once when the App is built. */
 export interface PerimeterPlan {
@@ -53,14 +53,11 @@ export function hardenResponse(plan: PerimeterPlan, response: Response): Respons
   if (plan.stripServerHeaders) {
     for (const name of SERVER_HEADERS) {
       if (!out.headers.has(name)) continue;
-      try {
-        out.headers.delete(name);
-      } catch {
-        // Immutable headers (Fetch §5.4 guard): the copy's headers are mutable.
-        out = new Response(out.body, out);
-        out.headers.delete(name);
-      }
+      out = mutableResponse(out);
+      out.headers.delete(name);
     }
   }
-  return plan.responseHeaders.length === 0 ? out : applySecureHeaders(out, plan.responseHeaders);
+  return plan.responseHeaders.length === 0
+    ? out
+    : setResponseHeaders(out, plan.responseHeaders, { overwrite: false });
 }

@@ -4,6 +4,7 @@ import type { AnyHandlerResult } from '../types/index.ts';
 import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
+import { setResponseHeaders } from './response-headers.ts';
 
 // RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
@@ -22,26 +23,12 @@ function isPassThroughBody(body: unknown): body is BodyInit {
   );
 }
 
-/** Copies headers set through `ctx.set` onto a response, cloning it when its headers are immutable. */
+/**
+ * Copies headers set through `ctx.set` onto a response: fields the response already has win,
+ * cookies add up (RFC 6265 §3); a response with immutable headers is copied first.
+ */
 export function withPendingHeaders(response: Response, pending: Headers | undefined): Response {
-  if (pending === undefined) return response;
-  let target = response;
-  for (const [name, value] of pending) {
-    // Cookies add up (RFC 6265 §3: one Set-Cookie field per cookie); other fields the response
-    // already has win over ctx.set.
-    const cookie = name === 'set-cookie';
-    if (!cookie && target.headers.has(name)) continue;
-    try {
-      if (cookie) target.headers.append(name, value);
-      else target.headers.set(name, value);
-    } catch {
-      // Responses from fetch() or Response.redirect() have immutable headers (Fetch §5.4 guard).
-      target = new Response(target.body, target);
-      if (cookie) target.headers.append(name, value);
-      else target.headers.set(name, value);
-    }
-  }
-  return target;
+  return pending === undefined ? response : setResponseHeaders(response, pending, { overwrite: false });
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   mutableResponse,
   setResponseHeaders,
   splitList,
-} from './response-headers.ts';
+} from '../pipeline/response-headers.ts';
 
 /**
  * A response whose headers throw on every write, as undici's do for `fetch()` and
