@@ -321,6 +321,20 @@ describe('limits: header count', () => {
     expect(await res.json()).toBe(300);
   });
 
+  test('two Host header fields are refused with 400 before any hook runs (RFC 9112 §3.2)', async () => {
+    let hooked = false;
+    const app = new App({ logger: false, hooks: { onRequest: () => void (hooked = true) } });
+    app.get('/x', { responses: { 200: {} } }, () => ({ status: 200 }));
+    const problem = await expectProblem(
+      await app.request('/x', { headers: { host: 'app.test, internal.test' } }),
+      400,
+      'bad-request',
+    );
+    expect(String(problem.detail)).toContain('Host');
+    expect(hooked).toBe(false);
+    expect((await app.request('/x', { headers: { host: 'app.test' } })).status).toBe(200);
+  });
+
   test('the guard also answers unmatched paths with 431, not 404', async () => {
     const { app } = countApp({ maxHeaderCount: 3 });
     await expectProblem(

@@ -113,6 +113,14 @@ async function handle(
     return;
   }
 
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host MUST get a 400 (HTTP/1.0 may omit it, and falls
+  // back to the address the request arrived on). serve() turns Node's own bare 400 off for this.
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    const error = new BadRequestError('An HTTP/1.1 request needs a Host header field (RFC 9112 §3.2)');
+    await writeResponse(req, res, problemResponse(error, production), body);
+    return;
+  }
+
   let request: Request | undefined;
   try {
     request = toWebRequest(req, controller.signal, settings.fallbackAuthority);

@@ -66,6 +66,8 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
       headersTimeout: settings.headersTimeoutMs,
       requestTimeout: settings.requestTimeoutMs,
       connectionsCheckingInterval: settings.connectionsCheckingIntervalMs,
+      // The handler answers a missing Host with a problem document instead of Node's bare 400.
+      requireHostHeader: false,
     },
     (req, res) => {
       const socket = req.socket;

@@ -5,6 +5,7 @@ import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
 import { setResponseHeaders } from './response-headers.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 
 // RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
@@ -101,7 +102,7 @@ function serialise(
   }
   const headers = new Headers(pending);
   if (result.headers !== undefined) {
-    for (const [name, value] of new Headers(result.headers)) {
+    for (const [name, value] of resultHeaders(ctx, result.headers)) {
       if (name === 'set-cookie') headers.append(name, value);
       else headers.set(name, value);
     }
@@ -125,6 +126,37 @@ function serialise(
   }
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
   return new Response(payload, { status, headers });
+}
+
+/**
+ * The handler's `headers`, refusing names and values a header cannot carry (RFC 9110 §5.1, §5.5:
+ * CR, LF and NUL are how response splitting works). It is the handler's fault even when the value
+ * came from the request, so it is a 500 that names the field and never repeats the value.
+ */
+function resultHeaders(ctx: RequestContext, init: HeadersInit): Headers {
+  try {
+    return new Headers(init);
+  } catch {
+    const names =
+      init instanceof Headers ? [] : Array.isArray(init) ? init.map(([n]) => n) : Object.keys(init);
+    const bad = names.find((name) => {
+      try {
+        new Headers(
+          Array.isArray(init)
+            ? init.filter(([n]) => n === name)
+            : { [name]: (init as Record<string, string>)[name] as string },
+        );
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const route = ctx.route;
+    throw new InternalError(
+      `The handler of ${route.method} ${route.path} returned a header ${bad !== undefined && isHttpToken(bad) ? `"${bad}" ` : ''}` +
+        'that is not a valid field (control characters such as CR, LF and NUL are not allowed, RFC 9110 §5.5)',
+    );
+  }
 }
 
 function contractViolation(

@@ -1,4 +1,16 @@
-import { PayloadTooLargeError } from '../errors/index.ts';
+import { BadRequestError, isHttpError, PayloadTooLargeError } from '../errors/index.ts';
+
+/**
+ * A body read that failed below the app (invalid chunked framing, a connection cut mid-body) is
+ * the client's failure, not the server's: a 400, not an unexpected 500 in the error log.
+ */
+function unreadable(error: unknown): Error {
+  if (isHttpError(error)) return error;
+  return new BadRequestError({
+    detail: 'The request body could not be read: its framing is invalid or the connection failed',
+    cause: error,
+  });
+}
 
 /** A Content-Length value as a number; undefined when absent or not a valid length. */
 export function parseContentLength(header: string | null): number | undefined {
@@ -21,7 +33,14 @@ function limitStream(body: ReadableStream<Uint8Array>, limit: number): ReadableS
   let seen = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        controller.error(unreadable(error));
+        return;
+      }
+      const { done, value } = chunk;
       if (done) {
         controller.close();
         return;
@@ -77,8 +96,13 @@ export function limitedRequest(request: Request, limit: number, signal: AbortSig
  * `bytes()` skips the ArrayBuffer-to-view step; runtimes without it (Node 20) use `arrayBuffer()`.
  */
 export function readFramedBody(request: Request): Promise<Uint8Array> {
-  if (typeof request.bytes === 'function') return request.bytes();
-  return request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  const read =
+    typeof request.bytes === 'function'
+      ? request.bytes()
+      : request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  return read.catch((error: unknown) => {
+    throw unreadable(error);
+  });
 }
 
 /** Reads a whole body, refusing (413) past `limit` bytes without buffering more than that. */
@@ -99,7 +123,13 @@ export async function readStreamLimited(
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw unreadable(error);
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > limit) {

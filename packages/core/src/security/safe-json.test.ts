@@ -39,3 +39,18 @@ describe('safeJsonParse', () => {
     ]);
   });
 });
+
+describe('safeJsonParse nesting', () => {
+  const nested = (depth: number, inner: string) => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+
+  test('refuses a forbidden key hidden below the scan depth instead of missing it', () => {
+    expect(() => safeJsonParse(nested(513, '{"__proto__":{"polluted":1}}'))).toThrow(
+      /nested deeper than 512/,
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('accepts deep documents that mention no forbidden key', () => {
+    expect(safeJsonParse(nested(600, '1'))).toBeDefined();
+  });
+});

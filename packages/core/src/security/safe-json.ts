@@ -10,8 +10,14 @@ export function isForbiddenObjectKey(key: string): boolean {
   return FORBIDDEN_KEYS.has(key);
 }
 
+// Deeper than this the key scan refuses rather than recursing on: a body cannot hide a key below it.
+const MAX_SCAN_DEPTH = 512;
+
 function assertNoForbiddenKeys(value: unknown, depth: number): void {
-  if (typeof value !== 'object' || value === null || depth > 512) return;
+  if (typeof value !== 'object' || value === null) return;
+  if (depth > MAX_SCAN_DEPTH) {
+    throw new BadRequestError(`The JSON body is nested deeper than ${MAX_SCAN_DEPTH} levels`);
+  }
   if (Array.isArray(value)) {
     for (const item of value) assertNoForbiddenKeys(item, depth + 1);
     return;
