@@ -208,3 +208,86 @@ describe('layering', () => {
     expect(violations.every((v) => / breaks the rule: /.test(v))).toBe(true);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// Inside the core: layers import only downwards (README, "Architecture"). Type-only imports may point
+// up (a pipeline step names the App's option types), since they leave no edge in the running code.
+
+/** Rank of each folder of packages/core/src; a runtime import must go to an equal or lower rank. */
+const CORE_LAYERS: Readonly<Record<string, number>> = {
+  types: 0,
+  errors: 0,
+  schema: 0,
+  logger: 0,
+  security: 1,
+  net: 1,
+  router: 2,
+  pipeline: 3,
+  middleware: 4,
+  app: 5,
+  builtins: 5,
+};
+
+/** True when the statement holding the specifier at `offset` is `import type` / `export type`. */
+function isTypeOnly(code: string, offset: number): boolean {
+  const before = code.slice(0, offset);
+  const start = Math.max(before.lastIndexOf('import '), before.lastIndexOf('export '));
+  return start >= 0 && /^(import|export)\s+type\s/.test(code.slice(start));
+}
+
+function checkCoreLayers(files: readonly SourceFile[], coreSrc: string): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    if (!inside(file.path, coreSrc)) continue;
+    const from = relative(coreSrc, file.path).split(sep)[0] as string;
+    const fromRank = CORE_LAYERS[from];
+    if (fromRank === undefined) {
+      if (from.endsWith('.ts')) continue; // the barrel (index.ts) re-exports every layer
+      violations.push(`${display(file.path)}: folder "${from}" has no layer in CORE_LAYERS`);
+      continue;
+    }
+    const code = stripComments(file.code);
+    for (const s of scanSpecifiers(code)) {
+      if (!s.value.startsWith('.')) continue;
+      const to = relative(coreSrc, resolve(dirname(file.path), s.value)).split(sep)[0] as string;
+      const toRank = CORE_LAYERS[to];
+      if (toRank === undefined || toRank <= fromRank || isTypeOnly(code, s.start)) continue;
+      violations.push(
+        `${display(file.path)}:${s.line}: '${s.value}' imports ${to} (layer ${toRank}) from ${from} (layer ${fromRank})`,
+      );
+    }
+  }
+  return violations;
+}
+
+describe('layering inside the core', () => {
+  const coreSrc = join(PACKAGES_DIR, 'core', 'src');
+
+  test('every core folder imports only its own layer or lower ones at run time', () => {
+    const files = walkFiles(coreSrc)
+      .filter((f) => f.endsWith('.ts') && !isTestFile(f))
+      .map((path) => ({ path, code: readFileSync(path, 'utf8') }));
+    expect(files.length).toBeGreaterThan(0);
+    expect(checkCoreLayers(files, coreSrc)).toEqual([]);
+  });
+
+  test('the check catches an upward runtime import and lets a type-only one pass (synthetic sources)', () => {
+    const synthetic: SourceFile[] = [
+      {
+        path: join(coreSrc, 'pipeline', 'bad.ts'),
+        code: [
+          "import { App } from '../app/app.ts';",
+          "import type { AppOptions } from '../app/options.ts';",
+          "import { HttpError } from '../errors/index.ts';",
+          "export { cors } from '../middleware/cors.ts';",
+        ].join('\n'),
+      },
+      { path: join(coreSrc, 'newfolder', 'x.ts'), code: 'export const x = 1;' },
+    ];
+    expect(checkCoreLayers(synthetic, coreSrc)).toEqual([
+      "packages/core/src/pipeline/bad.ts:1: '../app/app.ts' imports app (layer 5) from pipeline (layer 3)",
+      "packages/core/src/pipeline/bad.ts:4: '../middleware/cors.ts' imports middleware (layer 4) from pipeline (layer 3)",
+      'packages/core/src/newfolder/x.ts: folder "newfolder" has no layer in CORE_LAYERS',
+    ]);
+  });
+});
