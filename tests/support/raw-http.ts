@@ -3,6 +3,8 @@
  * (`tests/adapters`, `tests/security`): `fetch` repairs or hides exactly what those tests look at
  * (framing, repeated header lines, a second response that should not be there).
  */
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -116,4 +118,89 @@ function parseOne(
     cursor = text.length;
   }
   return { response, next: cursor };
+}
+
+/**
+ * A TCP connection whose received bytes accumulate in `text` (latin1: one char per byte), with a
+ * way to wait for a condition on what arrived. The adapter and red-team clients build on it.
+ */
+export class RawSocket {
+  readonly socket: Socket;
+  text = '';
+  closed = false;
+  /** Milliseconds from the first write to the first byte received (undefined: nothing came). */
+  firstByteMs: number | undefined;
+  #started = 0;
+  readonly #waiters = new Set<() => void>();
+  /** How strings are written: `latin1` keeps hostile bytes (NUL, DEL, 0xE9) exactly as written. */
+  protected readonly encoding: 'utf8' | 'latin1' = 'utf8';
+
+  constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      this.firstByteMs ??= performance.now() - this.#started;
+      this.text += chunk;
+      for (const waiter of this.#waiters) waiter();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      for (const waiter of this.#waiters) waiter();
+    });
+    // A reset after the server refused the request is an answer too (closed), never a test crash.
+    socket.on('error', () => {});
+  }
+
+  /** Connects, resolving with an instance of the class it is called on. */
+  static open<T extends RawSocket>(
+    this: new (
+      socket: Socket,
+    ) => T,
+    port: number,
+    host = '127.0.0.1',
+  ): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, host);
+      socket.once('connect', () => resolve(new this(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  write(data: string | Uint8Array): boolean {
+    if (this.#started === 0) this.#started = performance.now();
+    return typeof data === 'string'
+      ? this.socket.write(Buffer.from(data, this.encoding))
+      : this.socket.write(data);
+  }
+
+  /** Resolves once `predicate(this)` holds; rejects with what was received after `timeoutMs`. */
+  waitFor(predicate: (socket: this) => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
+    if (predicate(this)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!predicate(this)) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for ${what}; received: ${JSON.stringify(this.text.slice(0, 400))}`,
+          ),
+        );
+      }, timeoutMs);
+      this.#waiters.add(check);
+    });
+  }
+
+  /** Waits until the server closes the connection. */
+  waitClosed(timeoutMs = 3000): Promise<void> {
+    return this.waitFor((c) => c.closed, timeoutMs, 'the server to close the connection');
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
 }

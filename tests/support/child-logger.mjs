@@ -1,0 +1,23 @@
+/**
+ * For server fixtures run as child processes: a Logger that prints one JSON line per call on
+ * stdout, `{ log, msg, fields }`, so the parent test can read what was logged. Errors become
+ * `{ name, message }`: JSON cannot carry them, and the tests only need to know what was logged.
+ */
+export const printLine = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+const plain = (fields) =>
+  fields === undefined
+    ? undefined
+    : Object.fromEntries(
+        Object.entries(fields).map(([k, v]) => [
+          k,
+          v instanceof Error ? { name: v.name, message: v.message } : v,
+        ]),
+      );
+
+export const childLogger = Object.fromEntries(
+  ['debug', 'info', 'warn', 'error'].map((level) => [
+    level,
+    (msg, fields) => printLine({ log: level, msg, fields: plain(fields) }),
+  ]),
+);
