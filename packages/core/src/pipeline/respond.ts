@@ -4,7 +4,7 @@ import type { AnyHandlerResult } from '../types/index.ts';
 import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
-import { setResponseHeaders } from './response-headers.ts';
+import { isFieldValue, setResponseHeaders } from './response-headers.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 
 // RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
@@ -137,24 +137,14 @@ function resultHeaders(ctx: RequestContext, init: HeadersInit): Headers {
   try {
     return new Headers(init);
   } catch {
-    const names =
-      init instanceof Headers ? [] : Array.isArray(init) ? init.map(([n]) => n) : Object.keys(init);
-    const bad = names.find((name) => {
-      try {
-        new Headers(
-          Array.isArray(init)
-            ? init.filter(([n]) => n === name)
-            : { [name]: (init as Record<string, string>)[name] as string },
-        );
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    // A Headers init that throws is pairs or a record (a Headers object is already valid).
+    const pairs = Array.isArray(init) ? (init as [string, string][]) : Object.entries(init as object);
+    const bad = pairs.find(([name, value]) => !isHttpToken(name) || !isFieldValue(String(value)))?.[0];
     const route = ctx.route;
+    const named = bad !== undefined && isHttpToken(bad) ? `"${bad}" ` : '';
     throw new InternalError(
-      `The handler of ${route.method} ${route.path} returned a header ${bad !== undefined && isHttpToken(bad) ? `"${bad}" ` : ''}` +
-        'that is not a valid field (control characters such as CR, LF and NUL are not allowed, RFC 9110 §5.5)',
+      `The handler of ${route.method} ${route.path} returned a header ${named}that is not a valid field ` +
+        '(control characters such as CR, LF and NUL are not allowed, RFC 9110 §5.5)',
     );
   }
 }
