@@ -121,7 +121,13 @@ describe('app.register', () => {
       app.register(plugin, {
         prefix: '/users',
         tags: ['users'],
-        hooks: { beforeHandle: (ctx) => void log.push(ctx.route.path) },
+        hooks: {
+          // Stands in for an auth hook: the plugin's declared auth is enforced (route-auth.test.ts).
+          preBody: (ctx) => {
+            ctx.state.user = { sub: 'u', scopes: ['users:read'], claims: {} };
+          },
+          beforeHandle: (ctx) => void log.push(ctx.route.path),
+        },
         auth: { scheme: 'bearer', scopes: ['users:read'] },
       }),
     ).toBe(app);

@@ -224,6 +224,7 @@ const CORE_LAYERS: Readonly<Record<string, number>> = {
   router: 2,
   pipeline: 3,
   middleware: 4,
+  auth: 4,
   app: 5,
   builtins: 5,
 };

@@ -4,6 +4,7 @@
  * errors. Runtime-neutral: no `node:` imports, so it runs on Bun, Node, Deno and workers.
  */
 export * from './app/index.ts';
+export * from './auth/index.ts';
 export * from './middleware/index.ts';
 export * from './net/index.ts';
 export * from './errors/index.ts';

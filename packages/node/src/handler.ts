@@ -13,6 +13,7 @@ import {
   renderError,
   setRequestPeer,
 } from '@charter/core';
+import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
 import { toWebRequest } from './request.ts';
 import { type BodyHandle, writeResponse } from './response.ts';
@@ -139,6 +140,8 @@ async function handle(
   // The socket's remote address: the client, unless a proxy posture says to look further.
   const peer = req.socket.remoteAddress;
   if (peer !== undefined) setRequestPeer(request, peer);
+  // The TLS client certificate, for mutualTls(); nothing on plain HTTP.
+  recordPeerCertificate(req, request);
 
   let response: Response;
   try {

@@ -33,6 +33,7 @@ function guardedRoutes(registry: Registry): GuardedRoute[] {
       path: compiled.path,
       traits: compiled.traits,
       requiresAuth: meta?.[REQUIRE_AUTH_META] === true,
+      declaresAuth: record.auth !== undefined,
     };
   });
 }

@@ -74,7 +74,13 @@ export class App extends Scope {
     this.#boot = new BootGuards(registry, resolved, logger);
     const perimeter = perimeterPlan(resolved);
     const posture = resolved.security.proxy;
-    const peerOf = (request: Request) => requestPeer(request) ?? this.#peerResolver?.(request);
+    const adapterPeer = (request: Request) => this.#peerResolver?.(request);
+    const peerOf = (request: Request) => requestPeer(request) ?? adapterPeer(request);
+    const clientAddressOf: ClientAddressResolver = Object.assign(
+      (request: Request) =>
+        clientAddress({ peer: peerOf(request), headers: request.headers, posture }).address,
+      { peer: adapterPeer },
+    );
     this.#host = {
       options: resolved,
       logger,
@@ -95,8 +101,7 @@ export class App extends Scope {
           : undefined,
       perimeter,
       hardens: hardensResponses(perimeter),
-      clientAddress: (request) =>
-        clientAddress({ peer: peerOf(request), headers: request.headers, posture }).address,
+      clientAddress: clientAddressOf,
       get inFlight() {
         return lifecycle.inFlight;
       },

@@ -18,6 +18,7 @@ export type SecurityIssueCode =
   | 'weak-secret'
   | 'csrf-missing'
   | 'auth-missing'
+  | 'auth-unenforced'
   | 'proxy-posture-missing';
 
 /** Thrown by `assertSecureConfig` (and at boot) in production when an `error` issue is found. */
@@ -42,6 +43,8 @@ export interface GuardedRoute {
   readonly traits: readonly HookTraits[];
   /** True when the route must be covered by an authenticating hook (tool-server and agent routes). */
   readonly requiresAuth: boolean;
+  /** True when the route (or its group or plugin) declares `auth`. */
+  readonly declaresAuth?: boolean;
 }
 
 /** Options of `app.assertSecureConfig(options?)`. */
@@ -113,6 +116,15 @@ export function collectSecurityIssues(
         severity: production && security.secureDefaults ? 'error' : 'warning',
         route: name,
         message: `${name} serves tools or agents but no authenticating hook covers it: add one, or mark the routes public`,
+      });
+    } else if (route.declaresAuth === true && !route.traits.some((t) => t.authenticates === true)) {
+      // Not a hole (a declared auth with no principal refuses every request with 401), but
+      // almost certainly a forgotten hook.
+      issues.push({
+        code: 'auth-unenforced',
+        severity: 'warning',
+        route: name,
+        message: `${name} declares auth but no authenticating hook covers it, so every request gets 401: add an auth hook (bearer, basic, apiKey, jwk, mutualTls, requireSession...)`,
       });
     }
   }

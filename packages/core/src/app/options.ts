@@ -1,3 +1,4 @@
+import { assertSecurityScheme, type SecurityScheme } from '../auth/schemes.ts';
 import type { Logger, LogLevel } from '../logger/index.ts';
 import type { HookInput } from '../types/index.ts';
 import { AppOptionsError } from './option-error.ts';
@@ -48,6 +49,12 @@ export interface AppOptions extends SecurityOptions {
   validateResponses?: boolean;
   /** Hooks for every request, unmatched 404/405 included. */
   hooks?: HookInput;
+  /**
+   * The security schemes routes name in `auth.scheme` (built with `httpBearerScheme()`, `oauth2Scheme()`...).
+   * When given, an `auth` naming an undeclared scheme, or opting out of a scheme's payload authentication,
+   * throws at registration; the OpenAPI document lists them under `components.securitySchemes`.
+   */
+  securitySchemes?: Readonly<Record<string, SecurityScheme>>;
 }
 
 /** Options after validation, with every default filled in. */
@@ -65,6 +72,8 @@ export interface ResolvedAppOptions {
   readonly env: 'development' | 'production' | 'test';
   readonly disconnectStatusCode: number;
   readonly validateResponses: boolean;
+  /** The declared security schemes, validated and frozen; undefined when none were given. */
+  readonly securitySchemes: Readonly<Record<string, SecurityScheme>> | undefined;
   /** The guard options (secure defaults, proxy posture, load shedding...). */
   readonly security: ResolvedSecurityOptions;
 }
@@ -94,6 +103,35 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 
 function nodeEnv(): string | undefined {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
+}
+
+function resolveSecuritySchemes(
+  schemes: AppOptions['securitySchemes'],
+): Readonly<Record<string, SecurityScheme>> | undefined {
+  if (schemes === undefined) return undefined;
+  if (typeof schemes !== 'object' || schemes === null || Array.isArray(schemes)) {
+    throw new AppOptionsError(
+      'securitySchemes',
+      'must be an object mapping scheme names to security schemes',
+    );
+  }
+  const resolved: Record<string, SecurityScheme> = {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    // OpenAPI 3.1 §4.8.7: component names match ^[a-zA-Z0-9.\-_]+$.
+    if (!/^[A-Za-z0-9._-]+$/.test(name)) {
+      throw new AppOptionsError(
+        `securitySchemes.${name}`,
+        'must be named with letters, digits, ".", "-" or "_"',
+      );
+    }
+    try {
+      assertSecurityScheme(scheme, `securitySchemes.${name}`);
+    } catch (error) {
+      throw new AppOptionsError(`securitySchemes.${name}`, (error as Error).message);
+    }
+    resolved[name] = scheme;
+  }
+  return Object.freeze(resolved);
 }
 
 /** Validates the options, fills defaults and freezes the result. */
@@ -132,6 +170,7 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
     throw new AppOptionsError('validateResponses', 'must be a boolean');
   }
   const production = options.production ?? env === 'production';
+  const securitySchemes = resolveSecuritySchemes(options.securitySchemes);
   return Object.freeze({
     title: options.title,
     version: options.version,
@@ -154,6 +193,7 @@ export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions 
     env,
     disconnectStatusCode: disconnect,
     validateResponses: options.validateResponses ?? true,
+    securitySchemes,
     security: resolveSecurityOptions(options, production),
   });
 }

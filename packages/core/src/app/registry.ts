@@ -1,3 +1,5 @@
+import { assertAuthSpec } from '../auth/schemes.ts';
+import { routeAuthHooks } from '../auth/route-auth.ts';
 import type { Logger } from '../logger/index.ts';
 import { type CompiledRoute, compileRoute } from '../pipeline/compiled-route.ts';
 import type { RouteSlot } from '../pipeline/dispatch.ts';
@@ -96,6 +98,7 @@ export class Registry {
         throw new TypeError(`${where}: response status "${key}" must be an integer from 100 to 599`);
       }
     }
+    if (record.auth !== undefined) assertAuthSpec(record.auth, this.options.securitySchemes, where);
     if (record.operationId !== undefined) {
       if (typeof record.operationId !== 'string' || record.operationId === '') {
         throw new TypeError(`${where}: operationId must be a non-empty string`);
@@ -132,10 +135,14 @@ export class Registry {
       chain.unshift(s);
     for (const scope of chain) scopedLayers.push(...scope.layers());
     scopedLayers.push(...record.scope.routeHookList(record.definition));
+    // Last, so it sees what every authenticating hook of the route left on ctx.state.
+    const enforceAuth = routeAuthHooks(record.auth, this.options.securitySchemes);
+    if (enforceAuth !== undefined) scopedLayers.push(enforceAuth);
     return compileRoute({
       definition: record.definition,
       path: record.path,
       operationId: record.operationId,
+      auth: record.auth,
       globalLayers: [...this.constructorHooks, ...this.perimeterHooks],
       scopedLayers,
       decorations: record.scope.decorations,

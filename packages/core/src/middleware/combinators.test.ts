@@ -29,7 +29,7 @@ function headerGuard(log: string[], name: string, header: string, value: string)
         if (ctx.request.headers.get(header) !== value) {
           throw new UnauthorizedError({ detail: `${name} refused`, challenge: `${name} realm="api"` });
         }
-        ctx.state.user = name;
+        ctx.state.user = { sub: name, scopes: [], claims: {} };
       },
       onSend: (response) => {
         log.push(`onSend:${name}`);

@@ -2,6 +2,7 @@
  * Entity tags (RFC 9110 §8.8.3) computed from the response body, and `If-None-Match`
  * (RFC 9110 §13.1.2) answered with 304 Not Modified (RFC 9110 §15.4.5).
  */
+import { encodeBase64Url } from '../security/index.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { contentLengthOf, mediaTypeOf, readBodyUpTo } from './compression.ts';
 
@@ -37,19 +38,13 @@ export function resolveEtagOptions(options: EtagOptions = {}): ResolvedEtagOptio
   return Object.freeze({ weak, maxBytes });
 }
 
-function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
-}
-
 /**
  * The entity tag of a body: the first 128 bits of its SHA-256, base64url-encoded (characters
  * RFC 9110 §8.8.3 allows in an opaque tag), quoted, and `W/`-prefixed when `weak`.
  */
 export async function entityTagOf(body: Uint8Array, weak = false): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body as Uint8Array<ArrayBuffer>));
-  const tag = `"${base64Url(digest.subarray(0, 16))}"`;
+  const tag = `"${encodeBase64Url(digest.subarray(0, 16))}"`;
   return weak ? `W/${tag}` : tag;
 }
 

@@ -118,7 +118,7 @@ describe('rateLimit', () => {
   test('limits per identity in beforeHandle, after an auth hook set the user', async () => {
     const auth: Hooks = {
       preBody: (ctx) => {
-        ctx.state.user = ctx.request.headers.get('x-user') ?? 'anonymous';
+        ctx.state.user = { sub: ctx.request.headers.get('x-user') ?? 'anonymous', scopes: [], claims: {} };
       },
     };
     const app = appWith(
@@ -127,7 +127,7 @@ describe('rateLimit', () => {
         windowMs: 60_000,
         max: 1,
         phase: 'beforeHandle',
-        key: (_r, ctx) => String(ctx?.state.user),
+        key: (_r, ctx) => String(ctx?.state.user?.sub),
       }),
     );
     const ada = await app.request('/me', { headers: { 'x-user': 'ada' } });

@@ -23,7 +23,7 @@ export type RateLimitPhase = 'onRequest' | 'preBody' | 'beforeHandle';
  * Names the counter a request is charged to. In the `onRequest` phase it gets the request only
  * (and may be called again with the context's request when the response is sent, so it must
  * depend on the request alone); in `preBody` and `beforeHandle` it also gets the context, for
- * identity-based limits (`ctx.state.user.id`). Undefined falls back to the client address.
+ * identity-based limits (`ctx.state.user.sub`). Undefined falls back to the client address.
  */
 export type RateLimitKey = (
   request: Request,

@@ -4,8 +4,14 @@
  * address runs (onRequest hooks, `ctx.request`), so requests that never ask pay nothing.
  */
 
-/** Answers the client address of a request under one App's proxy posture. */
-export type ClientAddressResolver = (request: Request) => string | undefined;
+/**
+ * Answers the client address of a request under one App's proxy posture. An App's resolver also
+ * carries `peer`, the socket's remote address as the adapter knows it (lazily, on Bun), so
+ * `requestPeer` works on every adapter.
+ */
+export type ClientAddressResolver = ((request: Request) => string | undefined) & {
+  readonly peer?: (request: Request) => string | undefined;
+};
 
 const resolvers = new WeakMap<Request, ClientAddressResolver>();
 const peers = new WeakMap<Request, string>();
@@ -35,9 +41,13 @@ export function setRequestPeer(request: Request, address: string): void {
   peers.set(request, address);
 }
 
-/** The remote address an adapter recorded for a request, if any. */
+/**
+ * The remote address of the connection a request arrived on (never a forwarded header): the one an
+ * adapter recorded, else the one the App's adapter resolves on demand. Undefined for in-process
+ * requests.
+ */
 export function requestPeer(request: Request): string | undefined {
-  return peers.get(request);
+  return peers.get(request) ?? resolvers.get(request)?.peer?.(request);
 }
 
 /**

@@ -3,6 +3,7 @@ import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } fro
 import type { IssueLocation } from '../errors/index.ts';
 import {
   type AnyRouteDefinition,
+  type AuthSpec,
   type HookTraits,
   type HttpMethod,
   type Hooks,
@@ -90,6 +91,8 @@ export interface CompileInput {
   /** Full path, group and plugin prefixes included. */
   path: string;
   operationId: string | undefined;
+  /** The effective auth declaration (route, else group or plugin). */
+  auth: AuthSpec | undefined;
   /** Global layers (constructor hooks, then root app.use). */
   globalLayers: readonly Hooks[];
   /** Scope and route layers, outermost first. */
@@ -162,7 +165,12 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     definition,
     method: definition.method,
     path,
-    info: Object.freeze({ method: definition.method, path, operationId: input.operationId }),
+    info: Object.freeze({
+      method: definition.method,
+      path,
+      operationId: input.operationId,
+      auth: input.auth,
+    }),
     hooks,
     scopedOnRequest: phaseTable(input.scopedLayers).onRequest,
     params: partPlan('params', schemaOf(request.params, `${where}: request.params`)),

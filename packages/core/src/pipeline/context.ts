@@ -79,6 +79,8 @@ export class RequestContext {
       this.#request = limitedRequest(original, this.#compiled.bodyLimitBytes, exchange.signal);
       // The wrapper is a new Request: its client is the original's (the adapter knows that one).
       bindClientAddress(this.#request, () => exchange.clientAddress(original));
+      // And the original answers clientIp()/requestPeer() even when no onRequest hook bound it.
+      bindClientAddress(original, exchange.clientAddress);
       linkRequest(this.#request, original);
     }
     return this.#request;

@@ -31,33 +31,38 @@ export function tooLarge(limit: number): PayloadTooLargeError {
 function limitStream(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let seen = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        controller.error(unreadable(error));
-        return;
-      }
-      const { done, value } = chunk;
-      if (done) {
-        controller.close();
-        return;
-      }
-      seen += value.byteLength;
-      if (seen > limit) {
-        const error = tooLarge(limit);
-        controller.error(error);
-        void reader.cancel(error).catch(() => {});
-        return;
-      }
-      controller.enqueue(value);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          controller.error(unreadable(error));
+          return;
+        }
+        const { done, value } = chunk;
+        if (done) {
+          controller.close();
+          return;
+        }
+        seen += value.byteLength;
+        if (seen > limit) {
+          const error = tooLarge(limit);
+          controller.error(error);
+          void reader.cancel(error).catch(() => {});
+          return;
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
+    // No read-ahead: a default stream pulls one chunk as soon as it exists, so merely touching
+    // `ctx.request` in a pre-body hook would start reading an upload the hook is about to refuse.
+    { highWaterMark: 0 },
+  );
 }
 
 /**

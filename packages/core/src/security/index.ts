@@ -30,6 +30,7 @@ export {
 } from './mongo.ts';
 export {
   assertStrongSecret,
+  encodeBase64Url,
   MIN_DEV_SECRET_BYTES,
   MIN_PROD_SECRET_BYTES,
   randomId,

@@ -1,12 +1,17 @@
+import type { AuthContext, AuthUser } from '../auth/types.ts';
 import type { AnySchema, InferOutput } from '../schema/index.ts';
-import type { HttpMethod, RequestSpec } from './route.ts';
+import type { AuthSpec, HttpMethod, RequestSpec } from './route.ts';
 
 /**
  * The state every request context carries: the app's decorations plus a free-form map. Extend it
  * with declaration merging: `declare module 'charter' { interface AppState { db: Db } }`.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: an augmentation point.
-export interface AppState {}
+export interface AppState {
+  /** Set by an authenticating hook: how the caller authenticated. */
+  auth?: AuthContext;
+  /** Set by an authenticating hook: the authenticated principal. */
+  user?: AuthUser;
+}
 
 export type State = AppState & Record<string, unknown>;
 
@@ -28,6 +33,8 @@ export interface RouteInfo {
   readonly method: HttpMethod;
   readonly path: string;
   readonly operationId: string | undefined;
+  /** The route's effective `auth` (its own, else its group's or plugin's). */
+  readonly auth: AuthSpec | undefined;
 }
 
 type Trim<S extends string> = S extends `/${infer R}` ? R : S;

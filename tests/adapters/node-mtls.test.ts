@@ -1,0 +1,338 @@
+/**
+ * Mutual TLS through `charter/node` on real `node:https` servers, with the certificates of
+ * tests/fixtures/tls (README there): the adapter records each connection's TLS client certificate and
+ * `mutualTls()` authenticates with it in preBody.
+ *
+ * - Real Node, on the BUILT package (`bun run build` first): Node's TLS socket exposes the peer
+ *   certificate, so this suite proves the whole path: trusted, rogue and certificate-less clients, uploads
+ *   refused before their body is sent, keep-alive.
+ * - Bun's own `node:https` (this process): its request sockets report `authorized` but have no
+ *   `getPeerCertificate`, so the adapter cannot see the certificate and `mutualTls()` fails closed; the
+ *   RFC 9440 proxy header, believed from a trusted peer only, still works.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, createServer, request, type RequestOptions, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { App } from '@charter/core';
+import { toNodeHandler } from '@charter/node';
+import { type } from 'arktype';
+import { mutualTls } from '../../packages/core/src/auth/mutual-tls.ts';
+import { parseCertificate, type PeerCertificate } from '../../packages/core/src/auth/peer-certificate.ts';
+import { readLines } from '../support/lines.ts';
+
+const ROOT = join(import.meta.dir, '../..');
+const TLS = join(ROOT, 'tests/fixtures/tls');
+const DIST = join(ROOT, 'packages/charter/dist');
+const NODE = Bun.which('node');
+const PROBLEM = 'application/problem+json';
+
+const read = (file: string): string => readFileSync(join(TLS, file), 'utf8');
+const ca = read('ca.crt');
+const trusted = { cert: read('client.crt'), key: read('client.key') };
+const rogue = { cert: read('rogue-client.crt'), key: read('rogue-client.key') };
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The request went over a connection an earlier request opened (keep-alive). */
+  reused?: boolean;
+}
+
+/**
+ * What a route of the Node child reports: the principal's sub and the whole certificate record, its DER
+ * as base64 (Dates serialise as ISO strings).
+ */
+const REPORT_SOURCE = `(ctx, size) => ({
+  sub: ctx.state.user.sub,
+  cert: { ...ctx.state.auth.credentials, raw: Buffer.from(ctx.state.auth.credentials.raw).toString('base64') },
+  ...(size === undefined ? {} : { size }),
+})`;
+
+/** The same report, built here from a record, as it arrives after JSON. */
+function report(sub: string, cert: PeerCertificate): unknown {
+  return JSON.parse(
+    JSON.stringify({ sub, cert: { ...cert, raw: Buffer.from(cert.raw).toString('base64') } }),
+  );
+}
+
+/**
+ * The real-Node server: ESM run with `node --input-type=module -e`, from the repository root (so `arktype`
+ * resolves). Prints `{"port":n}`, then `{"event":"read"}` whenever an upload body is read. Exits when its
+ * stdin closes (the test process ended) or after a minute.
+ */
+const NODE_SERVER = `
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { join } from 'node:path';
+import { type } from 'arktype';
+const { dist, tls } = JSON.parse(process.argv[1]);
+const { App, mutualTls } = await import(join(dist, 'index.js'));
+const { toNodeHandler } = await import(join(dist, 'node.js'));
+const read = (file) => readFileSync(join(tls, file), 'utf8');
+const print = (line) => process.stdout.write(JSON.stringify(line) + '\\n');
+const report = ${REPORT_SOURCE};
+const app = new App({ logger: false });
+const hooks = mutualTls();
+app.get('/whoami', { hooks, responses: { 200: { body: type('object') } } }, (ctx) => ({ status: 200, body: report(ctx) }));
+app.post(
+  '/upload',
+  { hooks, request: { body: type({ text: 'string' }) }, responses: { 201: { body: type('object') } } },
+  (ctx) => {
+    print({ event: 'read' });
+    return { status: 201, body: report(ctx, ctx.body.text.length) };
+  },
+);
+const server = createServer(
+  { key: read('server.key'), cert: read('server.crt'), ca: read('ca.crt'), requestCert: true, rejectUnauthorized: false },
+  toNodeHandler(app),
+);
+server.listen(0, '127.0.0.1', () => print({ port: server.address().port }));
+process.stdin.on('end', () => process.exit(0)).resume();
+setTimeout(() => process.exit(1), 60_000).unref();
+`;
+
+/** One HTTPS request trusting the test CA, with an optional client certificate; resolves the whole reply. */
+function call(port: number, options: RequestOptions & { body?: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, ca, agent: false, ...options }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          reused: req.reusedSocket,
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/**
+ * POSTs headers announcing a 1 MiB JSON body, then sends nothing: an answer can only come from the headers.
+ */
+function uploadWithoutBody(port: number, credentials: { cert?: string; key?: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        ca,
+        ...credentials,
+        agent: false,
+        path: '/upload',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          answered = true;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          });
+          req.destroy();
+        });
+      },
+    );
+    // The server may close the connection after answering: only an error before the answer counts.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.flushHeaders();
+  });
+}
+
+function expectProblem(reply: Reply, status: number, code: string): Record<string, unknown> {
+  expect(reply.status).toBe(status);
+  expect(reply.headers['content-type']).toBe(PROBLEM);
+  const problem = JSON.parse(reply.body) as Record<string, unknown>;
+  expect(problem.type).toBe(`https://charter.dev/errors/${code}`);
+  expect(problem.status).toBe(status);
+  return problem;
+}
+
+const UNTRUSTED = 'The client certificate is not issued by a trusted certificate authority.';
+
+describe('mutual TLS on real Node (built package)', () => {
+  let child: ReturnType<typeof Bun.spawn> | undefined;
+  let port = 0;
+  let reads = 0;
+  let stderr = '';
+
+  beforeAll(async () => {
+    expect(NODE).not.toBeNull();
+    const proc = Bun.spawn(
+      [NODE as string, '--input-type=module', '-e', NODE_SERVER, JSON.stringify({ dist: DIST, tls: TLS })],
+      { cwd: ROOT, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
+    );
+    child = proc;
+    void readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => {
+      stderr += `${line}\n`;
+    });
+    port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the Node server did not start: ${stderr}`)), 10_000);
+      void readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => {
+        const parsed = JSON.parse(line) as { port?: number; event?: string };
+        if (parsed.event === 'read') reads++;
+        if (parsed.port !== undefined) {
+          clearTimeout(timer);
+          resolve(parsed.port);
+        }
+      });
+    });
+  });
+
+  afterAll(() => {
+    if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  test('a client with a certificate from the trusted CA gets 200 and its subject', async () => {
+    const reply = await call(port, { path: '/whoami', ...trusted });
+    expect(reply.status).toBe(200);
+    const reference = new X509Certificate(trusted.cert);
+    expect(JSON.parse(reply.body)).toMatchObject({
+      sub: 'client-a',
+      cert: {
+        fingerprint256: reference.fingerprint256,
+        authorized: true,
+        serialNumber: reference.serialNumber,
+        subject: { CN: ['client-a'], O: ['Charter Tests'] },
+        issuer: { CN: ['Charter Test CA'] },
+      },
+    });
+  });
+
+  test("the adapter's record is the one the core builds from the certificate's DER (as for the proxy header)", async () => {
+    const reply = await call(port, { path: '/whoami', ...trusted });
+    const der = new Uint8Array(new X509Certificate(trusted.cert).raw);
+    const expected = await parseCertificate(der, { authorized: true });
+    expect(JSON.parse(reply.body)).toEqual(report('client-a', expected));
+  });
+
+  test('a client certificate from another CA gets 401 with the challenge and a problem document', async () => {
+    const reply = await call(port, { path: '/whoami', ...rogue });
+    expect(expectProblem(reply, 401, 'unauthorized').detail).toBe(UNTRUSTED);
+    expect(reply.headers['www-authenticate']).toBe(
+      `ClientCertificate realm="api", error_description="${UNTRUSTED}"`,
+    );
+  });
+
+  test('a client without a certificate gets 401 with the challenge', async () => {
+    const reply = await call(port, { path: '/whoami' });
+    expect(expectProblem(reply, 401, 'unauthorized').detail).toBe('A TLS client certificate is required.');
+    expect(reply.headers['www-authenticate']).toBe(
+      'ClientCertificate realm="api", error_description="A TLS client certificate is required."',
+    );
+  });
+
+  test('every request of a keep-alive connection is authenticated', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const reply = await call(port, { path: '/whoami', ...trusted, agent });
+        expect(reply.status).toBe(200);
+        expect(reply.reused).toBe(i > 0);
+        expect((JSON.parse(reply.body) as { sub: string }).sub).toBe('client-a');
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  test('a trusted client can upload', async () => {
+    const before = reads;
+    const reply = await call(port, {
+      path: '/upload',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hello"}',
+      ...trusted,
+    });
+    expect(reply.status).toBe(201);
+    expect(JSON.parse(reply.body)).toMatchObject({ sub: 'client-a', size: 5 });
+    expect(reads).toBe(before + 1);
+  });
+
+  for (const [who, credentials, detail] of [
+    ['without a certificate', {}, 'A TLS client certificate is required.'],
+    ['with a rogue certificate', rogue, UNTRUSTED],
+  ] as const) {
+    test(`the upload of a client ${who} is refused before its body is sent`, async () => {
+      const before = reads;
+      const reply = await uploadWithoutBody(port, credentials);
+      expect(expectProblem(reply, 401, 'unauthorized').detail).toBe(detail);
+      expect(reply.headers['www-authenticate']).toStartWith('ClientCertificate realm="api"');
+      expect(reads).toBe(before);
+    });
+  }
+});
+
+describe("mutual TLS on Bun's node:https", () => {
+  let server: Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    const app = new App({ logger: false });
+    const Sub = type({ sub: 'string' });
+    const sub = (ctx: { state: { user?: { sub?: string } } }) => ({
+      status: 200 as const,
+      body: { sub: ctx.state.user?.sub ?? '' },
+    });
+    app.get('/connection', { hooks: mutualTls(), responses: { 200: { body: Sub } } }, sub);
+    app.get(
+      '/proxied',
+      {
+        hooks: mutualTls({ fromProxyHeader: true, trustedProxies: ['127.0.0.1'] }),
+        responses: { 200: { body: Sub } },
+      },
+      sub,
+    );
+    app.get(
+      '/elsewhere',
+      {
+        hooks: mutualTls({ fromProxyHeader: true, trustedProxies: ['10.0.0.0/8'] }),
+        responses: { 200: { body: Sub } },
+      },
+      sub,
+    );
+    server = createServer(
+      { key: read('server.key'), cert: read('server.crt'), ca, requestCert: true, rejectUnauthorized: false },
+      toNodeHandler(app),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  test('the certificate is not visible to the adapter, so mutualTls refuses even a trusted client (fails closed)', async () => {
+    const reply = await call(port, { path: '/connection', ...trusted });
+    expect(expectProblem(reply, 401, 'unauthorized').detail).toBe('A TLS client certificate is required.');
+  });
+
+  test('a Client-Cert header from a trusted proxy address authenticates; from another address it does not', async () => {
+    const der = new X509Certificate(trusted.cert).raw;
+    const headers = { 'client-cert': `:${der.toString('base64')}:` };
+    const proxied = await call(port, { path: '/proxied', headers });
+    expect(proxied.status).toBe(200);
+    expect(JSON.parse(proxied.body)).toEqual({ sub: 'client-a' });
+    const elsewhere = await call(port, { path: '/elsewhere', headers });
+    expectProblem(elsewhere, 401, 'unauthorized');
+  });
+});
