@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { App, ForbiddenError, type Hooks, type StandardSchemaV1 } from '@charter/core';
 import { type } from 'arktype';
 import { expectProblem } from './support/problem.ts';
+import { trackedBody } from '../support/tracked-body.ts';
 
 /** A Standard Schema that records when it validates and accepts anything. */
 function recordingSchema<T>(log: string[], label: string, transform: (v: unknown) => T = (v) => v as T) {
@@ -42,22 +43,6 @@ function layer(log: string[], name: string): Hooks {
       log.push(`onResponse:${name}`);
     },
   };
-}
-
-/** A request body stream that records whether anything pulled from it. */
-function trackedBody(text: string): { stream: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, pulled: () => pulled };
 }
 
 function postJson(
@@ -219,7 +204,7 @@ describe('pipeline: preBody context', () => {
       },
     );
     const res = await app.fetch(
-      postJson('/items/42?tag=a&tag=b&n=7', tracked.stream, { 'X-Custom-Header': 'Value' }),
+      postJson('/items/42?tag=a&tag=b&n=7', tracked.body, { 'X-Custom-Header': 'Value' }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -281,7 +266,7 @@ describe('pipeline: short-circuits', () => {
         return { status: 200, body: { ok: true } };
       },
     );
-    const res = await app.fetch(postJson('/x', tracked.stream));
+    const res = await app.fetch(postJson('/x', tracked.body));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -310,7 +295,7 @@ describe('pipeline: short-circuits', () => {
         return { status: 200 };
       },
     );
-    const body = await expectProblem(await app.fetch(postJson('/x', tracked.stream)), 403);
+    const body = await expectProblem(await app.fetch(postJson('/x', tracked.body)), 403);
     expect(body).toEqual({
       type: 'https://charter.dev/errors/forbidden',
       title: 'Forbidden',

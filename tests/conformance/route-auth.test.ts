@@ -15,6 +15,7 @@ import {
 } from '@charter/core';
 import { type } from 'arktype';
 import { expectProblem } from './support/problem.ts';
+import { trackedBody } from '../support/tracked-body.ts';
 
 const Ok = type({ ok: 'boolean' });
 const Note = type({ text: 'string' });
@@ -40,23 +41,6 @@ const headerAuth: Hooks = withHookTraits(
   },
   { authenticates: true },
 );
-
-/** A body stream that records whether anyone pulled it. */
-function trackedBody(text: string): { body: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  // highWaterMark 0: the stream does not pull ahead to fill its queue; only a reader pulls.
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, pulled: () => pulled };
-}
 
 function appWithNotes(options: AppOptions = {}): App {
   const app = new App({ logger: false, hooks: headerAuth, ...options });

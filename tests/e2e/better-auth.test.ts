@@ -15,6 +15,7 @@ import {
   createBetterAuthApp,
   isSensitiveAuthPath,
 } from '../../examples/better-auth.ts';
+import { trackedBody as recordingBody } from '../support/tracked-body.ts';
 
 const SPA = 'https://spa.example';
 const PASSWORD = 'correct horse battery staple';
@@ -107,22 +108,6 @@ async function expectProblem(response: Response, status: number): Promise<Record
   expect(problem.status).toBe(status);
   expect(String(problem.type)).toStartWith('https://charter.dev/errors/');
   return problem;
-}
-
-/** A request body that records whether anyone pulled from it (highWaterMark 0: no read-ahead). */
-function recordingBody(text: string): { body: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, pulled: () => pulled };
 }
 
 const SESSION = 'better-auth.session_token';

@@ -3,17 +3,15 @@
  * unauthenticated request is refused before its body is read.
  */
 import {
-  BadRequestError,
   ForbiddenError,
-  formatChallenge,
   type Hooks,
   type PreBodyContext,
   ServiceUnavailableError,
+  requireBearerToken,
   unauthorized,
   withHookTraits,
 } from '@charter/core';
 import { isJwtError, type JwtErrorCode } from '@charter/jwt';
-import { parseBearerAuthorization } from './authorization.ts';
 import { userFromPayload } from './claims.ts';
 import { JwksUnavailableError } from './jwks-source.ts';
 import { type JwkOptions, resolveJwkOptions } from './options.ts';
@@ -83,28 +81,10 @@ export function jwk(options: JwkOptions): Hooks {
     async preBody(ctx: PreBodyContext): Promise<void> {
       // ctx.headers, not ctx.request: the wrapped request is built lazily and its body stream with it.
       const headers = ctx.headers;
-      const credentials = parseBearerAuthorization(
-        Object.hasOwn(headers, 'authorization') ? headers.authorization : undefined,
-      );
-      // RFC 6750 §3.1: a request without bearer credentials (none, or another scheme) gets a challenge
-      // with no error code.
-      if (credentials.kind === 'missing' || credentials.kind === 'other-scheme')
-        throw unauthorized({ realm });
-      if (credentials.kind === 'malformed') {
-        // RFC 6750 §3.1: invalid_request SHOULD be 400; the challenge still tells the client what to send.
-        throw new BadRequestError({
-          detail: credentials.reason,
-          headers: {
-            'www-authenticate': formatChallenge({
-              scheme: 'Bearer',
-              params: { realm, error: 'invalid_request', error_description: credentials.reason },
-            }),
-          },
-        });
-      }
+      const token = requireBearerToken(headers, realm);
       let verified: Awaited<ReturnType<typeof verifier.verify>>;
       try {
-        verified = await verifier.verify(credentials.token);
+        verified = await verifier.verify(token);
       } catch (error) {
         throw failure(error, realm);
       }

@@ -4,7 +4,6 @@
  * fixed set, an HTTPS JWKS URL (cached, refetched on key rotation, served stale during an outage) or a
  * resolver; signatures and claims checked by `@charter/jwt`.
  */
-export { parseBearerAuthorization, type BearerCredentials } from './authorization.ts';
 export { scopesFromClaims, userFromPayload } from './claims.ts';
 export { jwk } from './hooks.ts';
 export { type Jwk, type JwkSet, MAX_JWKS_KEYS } from './jwk-set.ts';

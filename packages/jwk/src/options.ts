@@ -3,7 +3,7 @@
  * refuse a dangerous or mistyped configuration when the helper is built rather than on the first request.
  */
 import { formatChallenge, type Logger, type PreBodyContext } from '@charter/core';
-import type { JwtAlgorithm, JwtHeader, JwtPayload } from '@charter/jwt';
+import { JWT_ALGORITHMS, type JwtAlgorithm, type JwtHeader, type JwtPayload } from '@charter/jwt';
 import { type JwkSet, type ParsedJwkSet, parseJwkSet, type Jwk } from './jwk-set.ts';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -121,18 +121,9 @@ export const JWK_DEFAULTS = Object.freeze({
 });
 
 /** The algorithms `jwk()` accepts: every asymmetric JWS algorithm `@charter/jwt` implements. */
-export const JWK_ALGORITHMS: readonly JwkAlgorithm[] = Object.freeze([
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-] as const);
+export const JWK_ALGORITHMS: readonly JwkAlgorithm[] = Object.freeze(
+  JWT_ALGORITHMS.filter((alg): alg is JwkAlgorithm => !alg.startsWith('HS')),
+);
 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set([
   'jwks',

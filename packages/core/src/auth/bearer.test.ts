@@ -4,6 +4,7 @@ import { App } from '../app/index.ts';
 import { ForbiddenError } from '../errors/index.ts';
 import { hookTraitsOf } from '../types/index.ts';
 import { type BearerOptions, bearer, resolveBearerOptions } from './bearer.ts';
+import { trackedBody } from '../../../../tests/support/tracked-body.ts';
 
 const Who = type({ 'sub?': 'string', scopes: 'string[]', scheme: 'string', credentials: 'string' });
 const Note = type({ text: 'string' });
@@ -29,22 +30,6 @@ function appWith(options: Partial<BearerOptions> = {}): App {
     body: ctx.body,
   }));
   return app;
-}
-
-/** A body stream that records whether anyone pulled it. */
-function trackedBody(text: string): { body: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  ); // no eager pull: only a reader pulls
-  return { body, pulled: () => pulled };
 }
 
 async function problem(res: Response, status: number, code: string): Promise<Record<string, unknown>> {

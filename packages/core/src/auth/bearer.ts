@@ -5,19 +5,16 @@
  * method (§2.3) puts the token in URLs that logs, proxies, browser history and `Referer` keep (§5.3);
  * neither is accepted. A token sent that way is treated as no credentials at all.
  */
-import { formatChallenge, unauthorized } from './challenge.ts';
+import { requireBearerToken } from './bearer-token.ts';
+import { unauthorized } from './challenge.ts';
 import {
   assertVerify,
-  isToken68,
   type MaybePromise,
-  ownValue,
-  parseAuthorization,
   resolveLength,
   resolveRealm,
   runVerify,
   type VerifyResult,
 } from './credentials.ts';
-import { BadRequestError } from '../errors/index.ts';
 import { type Hooks, type PreBodyContext, withHookTraits } from '../types/index.ts';
 
 /** Options of `bearer()`. */
@@ -72,23 +69,7 @@ export function bearer(options: BearerOptions): Hooks {
   return withHookTraits(
     {
       async preBody(ctx: PreBodyContext): Promise<void> {
-        const header = ownValue(ctx.headers, 'authorization');
-        const parts = header === undefined ? undefined : parseAuthorization(header);
-        // RFC 6750 §3.1: a request without Bearer credentials gets the bare challenge.
-        if (parts === undefined || parts.scheme.toLowerCase() !== 'bearer') throw unauthorized({ realm });
-        const token = parts.rest;
-        if (!isToken68(token)) {
-          const detail = 'The Authorization header must be "Bearer" followed by exactly one token.';
-          throw new BadRequestError({
-            detail,
-            headers: {
-              'www-authenticate': formatChallenge({
-                scheme: 'Bearer',
-                params: { realm, error: 'invalid_request', error_description: detail },
-              }),
-            },
-          });
-        }
+        const token = requireBearerToken(ctx.headers, realm);
         if (token.length > maxTokenLength) throw invalidToken('The access token is too long.');
         const user = await runVerify('bearer', () => verify(token, ctx));
         if (user === undefined) throw invalidToken('The access token is invalid or expired.');

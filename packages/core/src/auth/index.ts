@@ -12,6 +12,7 @@ export {
   type ResolvedBasicOptions,
   resolveBasicOptions,
 } from './basic.ts';
+export { type BearerCredentials, parseBearerAuthorization, requireBearerToken } from './bearer-token.ts';
 export { type BearerOptions, bearer, type ResolvedBearerOptions, resolveBearerOptions } from './bearer.ts';
 export * from './challenge.ts';
 export {

@@ -8,6 +8,7 @@ import { App } from '../app/index.ts';
 import { HttpError } from '../errors/index.ts';
 import { setRequestPeer } from '../pipeline/client-address.ts';
 import { hookTraitsOf } from '../types/index.ts';
+import { trackedBody } from '../../../../tests/support/tracked-body.ts';
 
 const FIXTURES = join(import.meta.dir, '../../../../tests/fixtures/tls');
 const PROBLEM = 'application/problem+json';
@@ -84,22 +85,6 @@ async function expectProblem(res: Response, status: number, code: string): Promi
   expect(body.type).toBe(`https://charter.dev/errors/${code}`);
   expect(body.status).toBe(status);
   return body;
-}
-
-/** A body stream that records whether anyone read it (high-water mark 0: nothing is pulled ahead of a read). */
-function trackedBody(text: string): { body: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, pulled: () => pulled };
 }
 
 const upload = (certificate: PeerCertificate | undefined, body: BodyInit | ReadableStream) =>

@@ -5,6 +5,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors/index.ts';
 import type { Hooks, State } from '../types/index.ts';
 import { bearer } from './bearer.ts';
 import { authorizeScopes, type RequireScopesOptions, requireScopes } from './scopes.ts';
+import { trackedBody as tracked } from '../../../../tests/support/tracked-body.ts';
 
 const Note = type({ text: 'string' });
 const Ok = type({ ok: 'boolean' });
@@ -39,21 +40,6 @@ function appWith(
     () => ({ status: 201, body: { ok: true } }),
   );
   return app;
-}
-
-function tracked(text: string): { body: ReadableStream<Uint8Array>; pulled: () => boolean } {
-  let pulled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        pulled = true;
-        controller.enqueue(new TextEncoder().encode(text));
-        controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, pulled: () => pulled };
 }
 
 const post = (app: App, token: string | undefined, body: BodyInit | ReadableStream<Uint8Array>) =>

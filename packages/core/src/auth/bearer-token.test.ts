@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { parseBearerAuthorization } from './authorization.ts';
+import { parseBearerAuthorization } from './bearer-token.ts';
 
 const TOKEN68_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
