@@ -322,6 +322,27 @@ describe('session: sign-in, rotation and fixation', () => {
     expect(await stateOf(h.app, emptied)).toEqual({ isNew: false, sub: 'u1', data: {} });
   });
 
+  test('rotateSession() as route hooks rotates after a successful handler, not after a failed one', async () => {
+    const h = harness();
+    h.app.post(
+      '/elevate',
+      { hooks: rotateSession(), responses: { 200: { body: Ok }, 409: { body: Ok } } },
+      (ctx) =>
+        ctx.query.fail === 'yes' ? { status: 409, body: { ok: false } } : { status: 200, body: { ok: true } },
+    );
+    const cookie = await signIn(h, 'ada');
+    const refused = await h.app.request('/elevate?fail=yes', { method: 'POST', headers: { cookie } });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    expect(await stateOf(h.app, cookie)).toMatchObject({ isNew: false, sub: 'ada' });
+    const elevated = await h.app.request('/elevate', { method: 'POST', headers: { cookie } });
+    expect(elevated.status).toBe(200);
+    const rotated = cookieOf(elevated);
+    expect(rotated).not.toBe(cookie);
+    expect(await stateOf(h.app, rotated)).toMatchObject({ isNew: false, sub: 'ada' });
+    expect(await stateOf(h.app, cookie)).toMatchObject({ isNew: true, sub: null });
+  });
+
   test('rotating an empty stored session clears the cookie', async () => {
     const h = harness();
     const cookie = cookieOf(await send(h.app, post('/cart', { item: 'book' })));

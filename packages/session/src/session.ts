@@ -1,6 +1,7 @@
 // session(): cookie sessions as hooks. preBody loads the session, onSend saves it.
 import {
   type AnyContext,
+  type AnyHandlerResult,
   type Hooks,
   type PreBodyContext,
   parseCookieHeader,
@@ -113,8 +114,27 @@ export function sessionOf<D extends object = SessionData>(ctx: Pick<AnyContext, 
  * attacker planted or saw before cannot follow the user across it (session fixation, OWASP).
  * The old record is deleted and the data kept unless `keepData: false`; `user` signs a user in
  * (or out with null). Takes effect when the response is sent.
+ *
+ * Two forms: `rotateSession(ctx, options?)` rotates now, from a handler or hook; `rotateSession(options?)`
+ * returns Hooks for a route (after `session()`) that rotate once its handler succeeded (status below
+ * 400), e.g. on a login or role-change route whose handler does not touch the session itself.
  * @example rotateSession(ctx, { user: { sub: account.id, scopes: ['orders:read'] } });
+ * @example app.post('/elevate', { hooks: [session(opts), rotateSession()], ... }, handler);
  */
-export function rotateSession(ctx: Pick<AnyContext, 'state'>, options?: RotateSessionOptions): void {
-  sessionOf(ctx).rotate(options);
+export function rotateSession(ctx: Pick<AnyContext, 'state'>, options?: RotateSessionOptions): void;
+export function rotateSession(options?: RotateSessionOptions): Hooks;
+export function rotateSession(
+  first?: Pick<AnyContext, 'state'> | RotateSessionOptions,
+  options?: RotateSessionOptions,
+): Hooks | undefined {
+  if (first !== undefined && 'state' in first) {
+    sessionOf(first).rotate(options);
+    return undefined;
+  }
+  const hookOptions = first === undefined ? undefined : { ...first };
+  return {
+    afterHandle(ctx: AnyContext, result: AnyHandlerResult): void {
+      if (result.status < 400) sessionOf(ctx).rotate(hookOptions);
+    },
+  };
 }
