@@ -2,30 +2,14 @@
  * JWK sets (RFC 7517 §5): parsing a set into the public keys it can offer for JWS verification. Keys
  * that are not understood are ignored, as §5 asks; a set that publishes private key material is refused.
  */
+import type { Jwk } from '@charter/jwt';
 import type { JwkAlgorithm } from './options.ts';
 
-/** A JSON Web Key as a JWK set carries it (RFC 7517 §4); members beyond these are allowed and ignored. */
-export interface Jwk {
-  kty?: string;
-  kid?: string;
-  use?: string;
-  key_ops?: readonly string[];
-  alg?: string;
-  crv?: string;
-  n?: string;
-  e?: string;
-  x?: string;
-  y?: string;
-  x5c?: readonly string[];
-  x5t?: string;
-  'x5t#S256'?: string;
-  x5u?: string;
-  [member: string]: unknown;
-}
+export type { Jwk };
 
 /** A JWK set (RFC 7517 §5): `{ keys: [...] }`. */
 export interface JwkSet {
-  readonly keys: readonly (Jwk | JsonWebKey)[];
+  readonly keys: readonly Jwk[];
 }
 
 /** One usable public key of a set. */
@@ -35,7 +19,7 @@ export interface ParsedJwk {
   readonly kid: string | undefined;
   readonly kty: 'RSA' | 'EC' | 'OKP';
   /** Only the public members, ready for `importJwtKey`. */
-  readonly jwk: Readonly<JsonWebKey>;
+  readonly jwk: Readonly<Jwk>;
   /** Whether this key may verify a token signed with `alg` (key type, curve, `alg`, `use`, `key_ops`). */
   fits(alg: string): boolean;
 }
@@ -86,7 +70,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** The public members of a key, or undefined when a required one is missing (the key is ignored). */
-function publicMembers(key: Record<string, unknown>): JsonWebKey | undefined {
+function publicMembers(key: Record<string, unknown>): Jwk | undefined {
   switch (key.kty) {
     case 'RSA':
       return isText(key.n) && isText(key.e) ? { kty: 'RSA', n: key.n, e: key.e } : undefined;

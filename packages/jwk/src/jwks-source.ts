@@ -5,7 +5,7 @@
  * the endpoint fails, so a short identity-provider outage does not lock every caller out.
  */
 import { HttpError, type Logger } from '@charter/core';
-import type { JwtHeader } from '@charter/jwt';
+import type { Jwk, JwtHeader } from '@charter/jwt';
 import { fetchJwks, JwksFetchError } from './jwks-fetch.ts';
 import { isJwkSetShape, type ParsedJwk, type ParsedJwkSet, parseJwkSet } from './jwk-set.ts';
 import type { JwkResolver, ResolvedJwkOptions } from './options.ts';
@@ -14,7 +14,7 @@ import { selectKeys } from './select-key.ts';
 /** A key to try: the public JWK of a parsed set (one object per set version) or a resolver's CryptoKey. */
 export interface KeyCandidate {
   readonly kid: string | undefined;
-  readonly key: JsonWebKey | CryptoKey;
+  readonly key: Jwk | CryptoKey;
 }
 
 /** The keys to try for a token. */

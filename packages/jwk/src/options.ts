@@ -15,9 +15,7 @@ export type JwksFetch = (input: string | URL | Request, init?: RequestInit) => P
  * Finds the verification key(s) for a token from its protected header: a JWK set, one JWK, or a
  * CryptoKey; undefined when there is none (the token is refused with 401).
  */
-export type JwkResolver = (
-  header: JwtHeader,
-) => MaybePromise<JwkSet | Jwk | JsonWebKey | CryptoKey | undefined>;
+export type JwkResolver = (header: JwtHeader) => MaybePromise<JwkSet | Jwk | CryptoKey | undefined>;
 
 /** Application check after the signature and claims are valid: return false to refuse with 403. */
 export type JwkVerifyHook = (payload: JwtPayload, ctx: PreBodyContext) => MaybePromise<boolean | void>;

@@ -29,7 +29,7 @@ export {
   DEFAULT_MAX_LIFETIME_SECONDS,
   type TemporalClaimsOptions,
 } from './temporal.ts';
-export type { JwtHeader, JwtPayload, VerifiedJwt } from './types.ts';
+export type { Jwk, JwtHeader, JwtPayload, VerifiedJwt } from './types.ts';
 export {
   createJwtVerifier,
   DEFAULT_MAX_TOKEN_LENGTH,

@@ -12,10 +12,11 @@ import {
   MIN_RSA_MODULUS_BITS,
 } from './algorithms.ts';
 import { decodeBase64Url } from './base64url.ts';
+import type { Jwk } from './types.ts';
 import { JwtError, type JwtErrorCode } from './errors.ts';
 
 /** Key material: a CryptoKey, raw HMAC secret bytes, or a JSON Web Key. */
-export type JwtKeyInput = CryptoKey | Uint8Array | JsonWebKey;
+export type JwtKeyInput = CryptoKey | Uint8Array | Jwk;
 
 /** What the key will do. */
 export type JwtKeyUsage = 'sign' | 'verify';
@@ -37,7 +38,7 @@ function isCryptoKey(value: unknown): value is CryptoKey {
   return typeof CryptoKey === 'function' && value instanceof CryptoKey;
 }
 
-function isJwkObject(value: unknown): value is JsonWebKey {
+function isJwkObject(value: unknown): value is Jwk {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -99,7 +100,7 @@ function modulusBits(n: string): number {
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
-function jwkProblem(jwk: JsonWebKey, spec: AlgorithmSpec, usage: JwtKeyUsage): KeyProblem | undefined {
+function jwkProblem(jwk: Jwk, spec: AlgorithmSpec, usage: JwtKeyUsage): KeyProblem | undefined {
   if (jwk.kty !== spec.kty) return mismatch(`a JWK of kty "${jwk.kty}" cannot be used with ${spec.alg}`);
   // RFC 7517 §4.2 and §4.4: a key published for encryption, or for another algorithm, is not ours.
   if (jwk.use !== undefined && jwk.use !== 'sig') return mismatch(`the JWK's use is "${jwk.use}", not "sig"`);
@@ -190,7 +191,7 @@ const PRIVATE_MEMBERS: Readonly<Record<AlgorithmSpec['kty'], readonly string[]>>
   OKP: ['d'],
 };
 
-function importableJwk(jwk: JsonWebKey, spec: AlgorithmSpec, usage: JwtKeyUsage): JsonWebKey {
+function importableJwk(jwk: Jwk, spec: AlgorithmSpec, usage: JwtKeyUsage): JsonWebKey {
   const out: Record<string, unknown> = { kty: spec.kty };
   const names =
     usage === 'sign' ? [...PUBLIC_MEMBERS[spec.kty], ...PRIVATE_MEMBERS[spec.kty]] : PUBLIC_MEMBERS[spec.kty];

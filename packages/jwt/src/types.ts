@@ -25,3 +25,34 @@ export interface VerifiedJwt {
   header: JwtHeader;
   payload: JwtPayload;
 }
+
+/**
+ * A JSON Web Key (RFC 7517 §4) as plain JSON; members beyond these are allowed at run time and ignored. Declared here rather than using the DOM's `JsonWebKey`, so the types work
+ * without the DOM library; a `JsonWebKey` is assignable to it.
+ */
+export interface Jwk {
+  kty?: string;
+  kid?: string;
+  use?: string;
+  key_ops?: readonly string[];
+  alg?: string;
+  crv?: string;
+  n?: string;
+  e?: string;
+  x?: string;
+  y?: string;
+  x5c?: readonly string[];
+  x5t?: string;
+  'x5t#S256'?: string;
+  x5u?: string;
+  /** Private and symmetric members (RFC 7518 §6.2.2, §6.3.2, §6.4.1), for signing keys. */
+  d?: string;
+  p?: string;
+  q?: string;
+  dp?: string;
+  dq?: string;
+  qi?: string;
+  oth?: readonly unknown[];
+  k?: string;
+  ext?: boolean;
+}
