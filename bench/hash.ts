@@ -5,19 +5,12 @@
  * warm-up of each. Runs are sequential: the figure is the latency one login adds, on one core.
  */
 import { needsRehash, passwordHash, passwordVerify, SCRYPT_DEFAULTS } from '../packages/hashing/src/index.ts';
+import { median } from './median.ts';
 
 const RUNS = Number(process.env.BENCH_HASH_RUNS ?? 9);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError('BENCH_HASH_RUNS must be a positive integer');
 
 const PASSWORD = 'correct horse battery staple';
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 async function measure(run: () => Promise<unknown>): Promise<{ median: number; min: number; max: number }> {
   await run(); // warm-up: loads node:crypto, first allocation of the 128 MiB working area

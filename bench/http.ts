@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
+import { median } from './median.ts';
 
 type ServerKind = 'charter' | 'plain';
 const SERVERS: readonly ServerKind[] = ['charter', 'plain'];
@@ -239,14 +240,6 @@ async function measure(server: ServerProcess, scenario: Scenario, round: number)
   if (load.p50Micros !== undefined) result.p50Micros = load.p50Micros;
   if (load.p99Micros !== undefined) result.p99Micros = load.p99Micros;
   return result;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 interface Summary {

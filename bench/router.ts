@@ -4,6 +4,7 @@
  * nested-param and wildcard routes) and reports the median ns per `find()`.
  */
 import { Router } from '../packages/core/src/router/index.ts';
+import { median } from './median.ts';
 
 const SIZES = [10, 1_000, 10_000] as const;
 const WARMUP = 200_000;
@@ -79,11 +80,6 @@ function run(router: Router<number>, method: string, paths: readonly string[], i
     sink += router.find(method, paths[i & (POOL - 1)] as string).kind.length;
   }
   return (Bun.nanoseconds() - t0) / iterations;
-}
-
-function median(xs: number[]): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[s.length >> 1] ?? Number.NaN;
 }
 
 const results = new Map<string, number[]>();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { type } from 'arktype';
 import { App } from '@charter/core';
 import { type BunServer, serve } from '@charter/bun';
+import { readLines } from '../support/lines.ts';
 
 let running: BunServer[] = [];
 afterEach(async () => {
@@ -98,10 +99,7 @@ describe('charter/bun serve', () => {
 
   test('close() lets an in-flight request finish, then refuses new connections', async () => {
     const app = new App({ logger: false });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     app.get('/slow', { responses: { 200: { body: type({ done: 'boolean' }) } } }, async () => {
       await gate;
       return { status: 200, body: { done: true } };
@@ -133,14 +131,11 @@ describe('charter/bun serve', () => {
       stdout: 'pipe',
       stderr: 'pipe',
     });
-    const reader = child.stdout.getReader();
-    let output = '';
-    while (!output.includes('\n')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      output += new TextDecoder().decode(value);
-    }
-    const port = Number(/ready (\d+)/.exec(output)?.[1]);
+    // The first line, or '' when the child exits without printing one.
+    const firstLine = new Promise<string>((resolve) => {
+      void readLines(child.stdout, resolve).then(() => resolve(''));
+    });
+    const port = Number(/ready (\d+)/.exec(await firstLine)?.[1]);
     expect(port).toBeGreaterThan(0);
     const pending = fetch(`http://127.0.0.1:${port}/slow`);
     await Bun.sleep(100);

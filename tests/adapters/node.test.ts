@@ -16,7 +16,15 @@ import type { RunningServer, ServeOptions } from '@charter/node';
 import { serve, toNodeHandler } from '@charter/node';
 import { type } from 'arktype';
 import { NODE, withNode } from './fixtures/node-process.ts';
-import { head, header, json, RawClient, type RawResponse, rawRequest } from './fixtures/node-raw-client.ts';
+import {
+  head,
+  header,
+  headerLines,
+  json,
+  RawClient,
+  type RawResponse,
+  rawRequest,
+} from './fixtures/node-raw-client.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
@@ -37,15 +45,6 @@ function capturingLogger(): { logger: Logger; calls: LogCall[] } {
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, calls };
 }
 
-/** A promise with its resolver, settled by a handler or a stream callback. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
 /** Rejects when `promise` does not settle within `ms`: a hang fails the test with a reason. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -59,10 +58,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const encoder = new TextEncoder();
 const PROBLEM = 'application/problem+json';
 const ERRORS = 'https://charter.dev/errors/';
-
-/** Header lines `x-h0: v` ... for the header-count tests. */
-const headerLines = (n: number, name = (i: number) => `x-h${i}`): string[] =>
-  Array.from({ length: n }, (_, i) => `${name(i)}: v`);
 
 /** The app most tests serve: a contract route plus raw routes that expose what the adapter did. */
 function testApp(options: AppOptions = {}) {
@@ -216,7 +211,7 @@ describe('charter/node serve', () => {
 
     test('a request body reaches the app while the client is still sending it', async () => {
       const { app, raw } = testApp();
-      const firstChunk = deferred<string>();
+      const firstChunk = Promise.withResolvers<string>();
       app.post('/upload', raw, async (ctx) => {
         const reader = (ctx.request.body as ReadableStream<Uint8Array>).getReader();
         let text = '';
@@ -269,7 +264,7 @@ describe('charter/node serve', () => {
     test('a slow body reader pauses the socket, so the client feels the backpressure', async () => {
       const size = 48 * 1024 * 1024;
       const { app, raw } = testApp({ bodyLimitBytes: 64 * 1024 * 1024 });
-      const release = deferred();
+      const release = Promise.withResolvers<void>();
       app.post('/slow-reader', raw, async (ctx) => {
         await release.promise;
         const bytes = (await ctx.request.arrayBuffer()).byteLength;
@@ -332,7 +327,7 @@ describe('charter/node serve', () => {
 
     test('a HEAD response carries no body, and a streamed body is cancelled unread', async () => {
       const { app } = testApp();
-      const cancelled = deferred();
+      const cancelled = Promise.withResolvers<void>();
       // The core already answers HEAD without a body; an app.handle that does not is the adapter's job.
       const original = app.handle;
       (app as { handle: App['handle'] }).handle = (request) => {
@@ -379,26 +374,9 @@ describe('charter/node serve', () => {
     test('repeated header lines count one by one, even though Headers would merge them', async () => {
       const { app } = testApp({ maxHeaderCount: 10 });
       const server = await start(app);
-      expect(
-        (
-          await rawRequest(
-            server.port,
-            head(
-              'GET',
-              '/hello',
-              headerLines(8, () => 'x-same'),
-            ),
-          )
-        ).status,
-      ).toBe(200);
-      const response = await rawRequest(
-        server.port,
-        head(
-          'GET',
-          '/hello',
-          headerLines(9, () => 'x-same'),
-        ),
-      );
+      const ok = await rawRequest(server.port, head('GET', '/hello', headerLines(8, 'x-same')));
+      expect(ok.status).toBe(200);
+      const response = await rawRequest(server.port, head('GET', '/hello', headerLines(9, 'x-same')));
       expectProblem(response, 431, 'request-header-fields-too-large');
     });
 
@@ -469,7 +447,7 @@ describe('charter/node serve', () => {
 
     test('a body that arrives too slowly is answered 408, not logged as a client disconnect', async () => {
       const { app, calls, raw } = testApp();
-      const aborted = deferred<unknown>();
+      const aborted = Promise.withResolvers<unknown>();
       app.post('/upload', raw, async (ctx) => {
         ctx.request.signal.addEventListener('abort', () => aborted.resolve(ctx.request.signal.reason));
         return new Response(await ctx.request.text());
@@ -503,8 +481,8 @@ describe('charter/node serve', () => {
   describe('client disconnect', () => {
     test('the request signal aborts, the streamed body is cancelled, and the disconnect is logged once', async () => {
       const { app, calls, raw } = testApp();
-      const cancelled = deferred<unknown>();
-      const aborted = deferred();
+      const cancelled = Promise.withResolvers<unknown>();
+      const aborted = Promise.withResolvers<void>();
       app.get('/stream', raw, (ctx) => {
         ctx.request.signal.addEventListener('abort', () => aborted.resolve());
         let timer: ReturnType<typeof setInterval> | undefined;
@@ -537,8 +515,8 @@ describe('charter/node serve', () => {
 
     test("a client leaving before the handler answers is logged with the app's disconnectStatusCode", async () => {
       const { app, calls, raw } = testApp({ disconnectStatusCode: 460 });
-      const started = deferred();
-      const aborted = deferred();
+      const started = Promise.withResolvers<void>();
+      const aborted = Promise.withResolvers<void>();
       app.get('/wait', raw, async (ctx) => {
         started.resolve();
         await new Promise<void>((resolve) => ctx.request.signal.addEventListener('abort', () => resolve()));
@@ -665,7 +643,7 @@ describe('charter/node serve', () => {
   describe('graceful shutdown', () => {
     test('close() lets an in-flight request finish while new connections are refused', async () => {
       const { app, raw } = testApp();
-      const started = deferred();
+      const started = Promise.withResolvers<void>();
       app.get('/slow', raw, async () => {
         started.resolve();
         await sleep(300);
@@ -707,7 +685,7 @@ describe('charter/node serve', () => {
 
     test('close() force-closes connections still busy when the timeout expires', async () => {
       const { app, calls, raw } = testApp();
-      const started = deferred();
+      const started = Promise.withResolvers<void>();
       app.get('/hang', raw, async (ctx) => {
         started.resolve();
         await new Promise<void>((resolve) => ctx.request.signal.addEventListener('abort', () => resolve()));

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { App, createJsonLogger, type Logger, type PluginInstalledInfo, type Scope } from '@charter/core';
 import { type } from 'arktype';
 import { createGate } from './support/gate.ts';
+import { expectJson } from './support/json.ts';
 import { expectProblem } from './support/problem.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -11,12 +12,6 @@ async function expectText(res: Response, status: number, text: string): Promise<
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
   expect(await res.text()).toBe(text);
-}
-
-async function expectJson(res: Response, status: number, body: unknown, contentType = 'application/json') {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe(contentType);
-  expect(await res.json()).toEqual(body);
 }
 
 /** Registers GET `path` answering `ctx.state[key]` as JSON (null when absent). */

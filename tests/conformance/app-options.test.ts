@@ -10,15 +10,7 @@ import {
   type AppOptions,
 } from '@charter/core';
 import { type } from 'arktype';
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
+import { thrown } from './support/thrown.ts';
 
 function expectOptionError(options: unknown, option: string): void {
   const error = thrown(() => new App(options as AppOptions));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App, type Hooks, TooManyRequestsError } from '@charter/core';
 import { type } from 'arktype';
+import { expectJson } from './support/json.ts';
 import { expectProblem } from './support/problem.ts';
 
 /** Hooks of every phase that log `<phase>:<name>` and whether a ctx was given where one may be. */
@@ -20,11 +21,7 @@ const Ok = type({ ok: 'boolean' });
 const okRoute = { responses: { 200: { body: Ok } } };
 const ok = () => ({ status: 200 as const, body: { ok: true } });
 
-async function expectOk(res: Response): Promise<void> {
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/json');
-  expect(await res.json()).toEqual({ ok: true });
-}
+const expectOk = (res: Response): Promise<void> => expectJson(res, 200, { ok: true });
 
 describe('hook scope: constructor hooks', () => {
   test('run onRequest, onError, onSend and onResponse for an unmatched 404, without a ctx', async () => {

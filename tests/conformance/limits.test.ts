@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { App, type AppOptions, RequestTimeoutError } from '@charter/core';
 import { type } from 'arktype';
 import { expectProblem } from './support/problem.ts';
+import { post } from './support/request.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -14,15 +15,6 @@ function chunked(chunks: string[]): ReadableStream<Uint8Array> {
       controller.close();
     },
   });
-}
-
-function post(path: string, body: BodyInit, contentType = 'application/json'): Request {
-  return new Request(`http://charter.local${path}`, {
-    method: 'POST',
-    headers: { 'content-type': contentType },
-    body,
-    duplex: 'half',
-  } as RequestInit);
 }
 
 function limitApp(options: AppOptions = {}): App {
@@ -115,12 +107,13 @@ describe('limits: body size', () => {
       body: (await ctx.request.arrayBuffer()).byteLength,
     }));
     const mib = 1024 * 1024;
-    const ok = await app.fetch(post('/raw', new Uint8Array(mib), 'application/octet-stream'));
+    const octets = { 'content-type': 'application/octet-stream' };
+    const ok = await app.fetch(post('/raw', new Uint8Array(mib), octets));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('application/json');
     expect(await ok.json()).toBe(mib);
     await expectProblem(
-      await app.fetch(post('/raw', new Uint8Array(mib + 1), 'application/octet-stream')),
+      await app.fetch(post('/raw', new Uint8Array(mib + 1), octets)),
       413,
       'payload-too-large',
     );
@@ -408,11 +401,9 @@ describe('limits: multipart', () => {
   test('answers 400 for a malformed multipart body', async () => {
     const app = multipartApp({});
     await expectProblem(
-      await app.request('/upload', {
-        method: 'POST',
-        headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
-        body: 'not multipart at all',
-      }),
+      await app.fetch(
+        post('/upload', 'not multipart at all', { 'content-type': 'multipart/form-data; boundary=zzz' }),
+      ),
       400,
       'bad-request',
     );

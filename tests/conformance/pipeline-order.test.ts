@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { App, ForbiddenError, type Hooks, type StandardSchemaV1 } from '@charter/core';
 import { type } from 'arktype';
 import { expectProblem } from './support/problem.ts';
+import { post } from './support/request.ts';
 import { trackedBody } from '../support/tracked-body.ts';
 
 /** A Standard Schema that records when it validates and accepts anything. */
@@ -45,19 +46,6 @@ function layer(log: string[], name: string): Hooks {
   };
 }
 
-function postJson(
-  path: string,
-  body: ReadableStream<Uint8Array> | string,
-  headers: Record<string, string> = {},
-) {
-  return new Request(`http://charter.local${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    duplex: 'half',
-  } as RequestInit);
-}
-
 const Out = type({ ok: 'boolean' });
 
 describe('pipeline order', () => {
@@ -84,7 +72,7 @@ describe('pipeline order', () => {
         },
       );
     });
-    const res = await app.fetch(postJson('/g/items/1?q=1', '{"a":1}'));
+    const res = await app.fetch(post('/g/items/1?q=1', '{"a":1}'));
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toEqual({ ok: true });
@@ -204,7 +192,7 @@ describe('pipeline: preBody context', () => {
       },
     );
     const res = await app.fetch(
-      postJson('/items/42?tag=a&tag=b&n=7', tracked.body, { 'X-Custom-Header': 'Value' }),
+      post('/items/42?tag=a&tag=b&n=7', tracked.body, { 'X-Custom-Header': 'Value' }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -266,7 +254,7 @@ describe('pipeline: short-circuits', () => {
         return { status: 200, body: { ok: true } };
       },
     );
-    const res = await app.fetch(postJson('/x', tracked.body));
+    const res = await app.fetch(post('/x', tracked.body));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -295,7 +283,7 @@ describe('pipeline: short-circuits', () => {
         return { status: 200 };
       },
     );
-    const body = await expectProblem(await app.fetch(postJson('/x', tracked.body)), 403);
+    const body = await expectProblem(await app.fetch(post('/x', tracked.body)), 403);
     expect(body).toEqual({
       type: 'https://charter.dev/errors/forbidden',
       title: 'Forbidden',
@@ -317,7 +305,7 @@ describe('pipeline: short-circuits', () => {
       },
       () => ({ status: 200 }),
     );
-    const res = await app.fetch(postJson('/x', '{not json'));
+    const res = await app.fetch(post('/x', '{not json'));
     expect(res.status).toBe(403);
     expect(res.headers.get('content-type')).toBeNull();
     expect(await res.text()).toBe('');
@@ -352,7 +340,7 @@ describe('pipeline: short-circuits', () => {
         return { status: 200, body: { ok: true } };
       },
     );
-    const res = await app.fetch(postJson('/x', '{"a":"b"}'));
+    const res = await app.fetch(post('/x', '{"a":"b"}'));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('content-type')).toBe('text/plain');
@@ -690,7 +678,7 @@ describe('pipeline: errors in every step become problem documents', () => {
     app.post('/x', { request: { body: type({ a: 'string' }) }, responses: { 200: {} } }, () => ({
       status: 200,
     }));
-    const body = await expectProblem(await app.fetch(postJson('/x', '{"a":1}')), 422);
+    const body = await expectProblem(await app.fetch(post('/x', '{"a":1}')), 422);
     expect(body.type).toBe('https://charter.dev/errors/validation');
     expect(body.issues).toEqual([{ in: 'body', path: ['a'], message: expect.any(String) }]);
   });

@@ -15,6 +15,7 @@ import {
 } from '@charter/core';
 import { type } from 'arktype';
 import { expectProblem } from './support/problem.ts';
+import { post as postRequest } from './support/request.ts';
 import { trackedBody } from '../support/tracked-body.ts';
 
 const Ok = type({ ok: 'boolean' });
@@ -56,13 +57,8 @@ function appWithNotes(options: AppOptions = {}): App {
   return app;
 }
 
-const post = (app: App, headers: Record<string, string>, body: BodyInit | ReadableStream) =>
-  app.request('/notes', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    duplex: 'half',
-  } as RequestInit);
+const post = (app: App, headers: Record<string, string>, body: BodyInit) =>
+  app.fetch(postRequest('/notes', body, headers));
 
 describe('route auth: declared scopes are enforced', () => {
   test('a caller with the declared scope reaches the handler', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '@charter/core';
 import { type } from 'arktype';
+import { expectJson } from './support/json.ts';
 import { expectProblem } from './support/problem.ts';
 
 const Echo = type({ route: 'string', params: 'Record<string, string>' });
@@ -25,11 +26,8 @@ function appWithRoutes(): App {
   return app;
 }
 
-async function expectRoute(res: Response, route: string, params: Record<string, string>, status = 200) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json');
-  expect(await res.json()).toEqual({ route, params });
-}
+const expectRoute = (res: Response, route: string, params: Record<string, string>, status = 200) =>
+  expectJson(res, status, { route, params });
 
 /** A Request whose `url` is reported verbatim, as an adapter that does not normalise paths would pass it. */
 function rawPathRequest(path: string, method = 'GET'): Request {

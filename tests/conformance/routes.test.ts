@@ -8,24 +8,11 @@ import {
   type IntrospectedRoute,
 } from '@charter/core';
 import { type } from 'arktype';
+import { expectJson } from './support/json.ts';
+import { thrown } from './support/thrown.ts';
 
 const newApp = () => new App({ logger: false });
 const Item = type({ id: 'string' });
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to throw');
-}
-
-async function expectJson(res: Response, status: number, body: unknown): Promise<void> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json');
-  expect(await res.json()).toEqual(body);
-}
 
 describe('app.route', () => {
   test('registers a route that answers its method and path', async () => {

@@ -6,7 +6,10 @@ import { Value } from '@sinclair/typebox/value';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import * as z from 'zod';
+import { expectJson } from './support/json.ts';
 import { expectProblem } from './support/problem.ts';
+import { post } from './support/request.ts';
+import { trackedBody } from '../support/tracked-body.ts';
 
 /** The same contracts written with each supported schema library. */
 interface Kit {
@@ -91,12 +94,6 @@ function appFor(kit: Kit): App {
   return app;
 }
 
-async function expectJson(res: Response, status: number, body: unknown): Promise<void> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json');
-  expect(await res.json()).toEqual(body);
-}
-
 type Issue = { in: string; path: string[]; message: string };
 
 async function expectValidationProblem(res: Response): Promise<Issue[]> {
@@ -123,11 +120,16 @@ async function expectValidationProblem(res: Response): Promise<Issue[]> {
   return body.issues;
 }
 
-const json = (body: string, headers: Record<string, string> = {}): RequestInit => ({
+/** A POST init with this body and Content-Type (or other headers). */
+const postInit = (body: BodyInit, headers: Record<string, string>): RequestInit => ({
   method: 'POST',
-  headers: { 'content-type': 'application/json', ...headers },
+  headers,
   body,
 });
+const json = (body: BodyInit, headers: Record<string, string> = {}): RequestInit =>
+  postInit(body, { 'content-type': 'application/json', ...headers });
+const urlencoded = (body: string): RequestInit =>
+  postInit(body, { 'content-type': 'application/x-www-form-urlencoded' });
 
 /** The distinct `in:path` of the issues, sorted (TypeBox may report two messages for one path). */
 function locations(issues: Issue[]): string[] {
@@ -223,15 +225,10 @@ for (const [name, kit] of Object.entries(kits)) {
         status: 200,
         body: ctx.body as never,
       }));
-      await expectJson(
-        await kitApp.request('/form', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'code=007&flag=on',
-        }),
-        200,
-        { code: '007', flag: 'on' },
-      );
+      await expectJson(await kitApp.request('/form', urlencoded('code=007&flag=on')), 200, {
+        code: '007',
+        flag: 'on',
+      });
     });
 
     test('reports params, query and headers issues together before reading the body', async () => {
@@ -259,21 +256,6 @@ for (const [name, kit] of Object.entries(kits)) {
 }
 
 describe('validation: body reading', () => {
-  function tracked(): { stream: ReadableStream<Uint8Array>; pulled: () => boolean } {
-    let pulled = false;
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        pull(c) {
-          pulled = true;
-          c.enqueue(new TextEncoder().encode('{"a":1}'));
-          c.close();
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    return { stream, pulled: () => pulled };
-  }
-
   test('never reads the body of a route that declares no request.body', async () => {
     const app = new App({ logger: false });
     let body: unknown = 'unset';
@@ -285,15 +267,8 @@ describe('validation: body reading', () => {
         return { status: 200, body: 'done' };
       },
     );
-    const t = tracked();
-    const res = await app.fetch(
-      new Request('http://charter.local/x?q=1', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: t.stream,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const t = trackedBody('{"a":1}');
+    const res = await app.fetch(post('/x?q=1', t.body));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await res.text()).toBe('done');
@@ -304,11 +279,7 @@ describe('validation: body reading', () => {
   test('does not check the Content-Type of a route that declares no body', async () => {
     const app = new App({ logger: false });
     app.post('/x', { responses: { 204: {} } }, () => ({ status: 204 }));
-    const res = await app.request('/x', {
-      method: 'POST',
-      headers: { 'content-type': 'text/csv' },
-      body: 'a,b',
-    });
+    const res = await app.request('/x', postInit('a,b', { 'content-type': 'text/csv' }));
     expect(res.status).toBe(204);
     expect(res.headers.get('content-type')).toBeNull();
     expect(await res.text()).toBe('');
@@ -324,15 +295,8 @@ describe('validation: body reading', () => {
         body: ctx.body,
       }),
     );
-    const t = tracked();
-    const res = await app.fetch(
-      new Request('http://charter.local/x', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: t.stream,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const t = trackedBody('{"a":1}');
+    const res = await app.fetch(post('/x', t.body));
     await expectJson(res, 200, { a: 1 });
     expect(t.pulled()).toBe(true);
   });
@@ -359,11 +323,7 @@ describe('validation: content types', () => {
 
   test('answers 415 for a Content-Type outside the allowed list', async () => {
     const body = await expectProblem(
-      await app.request('/json', {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-        body: '{"a":"x"}',
-      }),
+      await app.request('/json', postInit('{"a":"x"}', { 'content-type': 'text/plain' })),
       415,
       'unsupported-media-type',
     );
@@ -385,11 +345,7 @@ describe('validation: content types', () => {
   });
 
   test('honours a route contentTypes list', async () => {
-    const ok = await app.request('/csv', {
-      method: 'POST',
-      headers: { 'content-type': 'text/csv' },
-      body: 'a,b',
-    });
+    const ok = await app.request('/csv', postInit('a,b', { 'content-type': 'text/csv' }));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await ok.text()).toBe('a,b');
@@ -401,15 +357,7 @@ describe('validation: content types', () => {
     only.post('/x', { request: { body: type({ 'a?': 'string' }) }, responses: { 204: {} } }, () => ({
       status: 204,
     }));
-    await expectProblem(
-      await only.request('/x', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'a=1',
-      }),
-      415,
-      'unsupported-media-type',
-    );
+    await expectProblem(await only.request('/x', urlencoded('a=1')), 415, 'unsupported-media-type');
     const res = await only.request('/x', json('{"a":"1"}'));
     expect(res.status).toBe(204);
     expect(res.headers.get('content-type')).toBeNull();
@@ -435,11 +383,7 @@ describe('validation: JSON safety', () => {
 
   test('answers 400 for a body that is not valid UTF-8', async () => {
     await expectProblem(
-      await app.request('/x', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
-      }),
+      await app.request('/x', json(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]))),
       400,
       'bad-request',
     );
@@ -479,15 +423,10 @@ describe('validation: form bodies', () => {
       { request: { body: type({ name: 'string', tag: 'string[]' }) }, responses: { 200: {} } },
       (ctx) => ({ status: 200, body: ctx.body as never }),
     );
-    await expectJson(
-      await app.request('/f', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'name=Ada+L&tag=a&tag=b',
-      }),
-      200,
-      { name: 'Ada L', tag: ['a', 'b'] },
-    );
+    await expectJson(await app.request('/f', urlencoded('name=Ada+L&tag=a&tag=b')), 200, {
+      name: 'Ada L',
+      tag: ['a', 'b'],
+    });
   });
 
   test('rejects an invalid urlencoded form with a 422 body issue', async () => {
@@ -495,13 +434,7 @@ describe('validation: form bodies', () => {
     app.post('/f', { request: { body: type({ name: 'string' }) }, responses: { 200: {} } }, () => ({
       status: 200,
     }));
-    const issues = await expectValidationProblem(
-      await app.request('/f', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'other=1',
-      }),
-    );
+    const issues = await expectValidationProblem(await app.request('/f', urlencoded('other=1')));
     expect(locations(issues)).toEqual(['body:name']);
   });
 

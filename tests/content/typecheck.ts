@@ -12,7 +12,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -21,6 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { walkFiles } from '../../scripts/build.ts';
 import {
   assembleModules,
   type CheckModule,
@@ -73,13 +73,7 @@ export const COMPILER_OPTIONS = {
 
 /** Every `.md` file under `dir`, sorted, as absolute paths. */
 export function markdownFiles(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...markdownFiles(path));
-    else if (entry.isFile() && entry.name.endsWith('.md')) found.push(path);
-  }
-  return found.sort();
+  return walkFiles(dir).filter((path) => path.endsWith('.md'));
 }
 
 /** A markdown page's modules, from its text; `file` is the page's path relative to the repository. */

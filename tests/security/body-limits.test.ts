@@ -9,7 +9,15 @@
  * declared body as body, so what follows on the connection is still never read as a request.
  */
 import { describe, expect, test } from 'bun:test';
-import { expectBunParserRefusal, expectProblem, expectServing, json, sleep } from './fixtures/expect.ts';
+import {
+  canaryHits,
+  expectBunParserRefusal,
+  expectProblem,
+  expectServing,
+  HIDDEN,
+  json,
+  sleep,
+} from './fixtures/expect.ts';
 import { head, header, RawConnection, type RawResponse, send } from './fixtures/raw-http.ts';
 import { ADAPTERS, serveDefaultApp, type Target } from './fixtures/servers.ts';
 
@@ -17,18 +25,12 @@ const servers = serveDefaultApp();
 
 const MiB = 1024 * 1024;
 const TOO_LARGE = `The request body exceeds the limit of ${MiB} bytes`;
-const HIDDEN = 'GET /canary HTTP/1.1\r\nHost: app.test\r\n\r\n';
 /**
  * The Bun adapter sets Bun's own `maxRequestBodySize` to max(bodyLimitBytes + 1, 128 MiB), so that the
  * app, not Bun, refuses an oversized body with a problem document; a declared length past this cap is
  * refused by Bun itself.
  */
 const BUN_CAP = 128 * MiB;
-
-async function canaryHits(target: Target): Promise<number> {
-  const exchange = await send(target.port, head('GET', '/stats', ['Connection: close']));
-  return (json(exchange.response as RawResponse) as { canary: number }).canary;
-}
 
 /** A chunked body of `count` 64 KiB chunks, without the last chunk. */
 const chunks = (count: number): string => `10000\r\n${'a'.repeat(0x10000)}\r\n`.repeat(count);

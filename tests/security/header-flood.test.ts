@@ -15,30 +15,26 @@ import {
   expectServing,
   json,
 } from './fixtures/expect.ts';
-import { head, header, type RawResponse, send } from './fixtures/raw-http.ts';
+import { head, header, headerLines, type RawResponse, send } from './fixtures/raw-http.ts';
 import { ADAPTERS, serveDefaultApp } from './fixtures/servers.ts';
 
 const servers = serveDefaultApp();
 
 const TOO_MANY = 'The request has more than 99 header fields';
 
-/** `count` header lines; `name(i)` names the i-th. */
-const lines = (count: number, name: (i: number) => string = (i) => `x-h${i}`): string[] =>
-  Array.from({ length: count }, (_, i) => `${name(i)}: v`);
-
 for (const adapter of ADAPTERS) {
   describe(`header floods, ${adapter} adapter`, () => {
     test('99 header fields (Host + 98) are served: the whole budget is usable', async () => {
       const target = servers.get(adapter);
       // No Connection: close here, it would be the 100th field: wait for the response instead.
-      const exchange = await send(target.port, head('GET', '/health', lines(98)), { until: 1 });
+      const exchange = await send(target.port, head('GET', '/health', headerLines(98)), { until: 1 });
       expect(exchange.response?.status).toBe(200);
       expect(json(exchange.response as RawResponse)).toEqual({ status: 'pass' });
     });
 
     test('100 header fields: 431 problem from the app', async () => {
       const target = servers.get(adapter);
-      const exchange = await send(target.port, head('GET', '/health', lines(99)), { until: 1 });
+      const exchange = await send(target.port, head('GET', '/health', headerLines(99)), { until: 1 });
       expectProblem(exchange.response, 431, 'request-header-fields-too-large', TOO_MANY);
       // Node's adapter refuses it before building a Request and closes the connection (RFC 9112 §9.6);
       // on Bun the app answered, and the connection stays usable.
@@ -55,15 +51,9 @@ for (const adapter of ADAPTERS) {
       // serves it. The flood is still bounded on Bun: its own parser refuses past ~200 lines (next
       // test), and the merged value is one string. Documented in content/docs/errors-and-limits.md.
       const target = servers.get(adapter);
-      const exchange = await send(
-        target.port,
-        head(
-          'GET',
-          '/health',
-          lines(150, () => 'x-same'),
-        ),
-        { until: 1 },
-      );
+      const exchange = await send(target.port, head('GET', '/health', headerLines(150, 'x-same')), {
+        until: 1,
+      });
       if (adapter === 'node')
         expectProblem(exchange.response, 431, 'request-header-fields-too-large', TOO_MANY);
       else expect(exchange.response?.status).toBe(200);
@@ -72,14 +62,7 @@ for (const adapter of ADAPTERS) {
 
     test('250 lines of one repeated name: refused on both (Bun by its parser, Node by the guard)', async () => {
       const target = servers.get(adapter);
-      const exchange = await send(
-        target.port,
-        head(
-          'GET',
-          '/health',
-          lines(250, () => 'x-same'),
-        ),
-      );
+      const exchange = await send(target.port, head('GET', '/health', headerLines(250, 'x-same')));
       if (adapter === 'node')
         expectProblem(exchange.response, 431, 'request-header-fields-too-large', TOO_MANY);
       else expectBunParserRefusal(exchange, 431);
@@ -88,7 +71,7 @@ for (const adapter of ADAPTERS) {
 
     test('3000 header lines: 431 from the runtime parser, connection closed', async () => {
       const target = servers.get(adapter);
-      const exchange = await send(target.port, head('GET', '/health', lines(3000)));
+      const exchange = await send(target.port, head('GET', '/health', headerLines(3000)));
       if (adapter === 'bun') expectBunParserRefusal(exchange, 431);
       else expectNodeParserRefusal(exchange, 431, 'HPE_HEADER_OVERFLOW');
       await expectServing(target);

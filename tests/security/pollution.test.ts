@@ -13,7 +13,7 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import { prototypeExtras } from './fixtures/default-app.mjs';
-import { expectProblem, expectServing, json } from './fixtures/expect.ts';
+import { expectProblem, expectServing, json, serverStats } from './fixtures/expect.ts';
 import { head, type RawResponse, send, withBody } from './fixtures/raw-http.ts';
 import { ADAPTERS, serveDefaultApp, type Target } from './fixtures/servers.ts';
 
@@ -23,10 +23,7 @@ const JSON_TYPE = 'application/json';
 const FORM = 'application/x-www-form-urlencoded';
 
 /** Object.prototype members gained in the server process, as it reports them. */
-async function serverExtras(target: Target): Promise<string[]> {
-  const exchange = await send(target.port, head('GET', '/stats', ['Connection: close']));
-  return (json(exchange.response as RawResponse) as { prototypeExtras: string[] }).prototypeExtras;
-}
+const serverExtras = async (target: Target): Promise<string[]> => (await serverStats(target)).prototypeExtras;
 
 /** Neither the server process nor this one has a polluted Object.prototype; the server still serves. */
 async function expectUnpolluted(target: Target): Promise<void> {

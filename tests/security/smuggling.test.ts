@@ -11,26 +11,21 @@
  */
 import { describe, expect, test } from 'bun:test';
 import {
+  canaryHits,
   expectBunParserRefusal,
   expectNodeParserRefusal,
   expectProblem,
   expectServing,
+  HIDDEN,
   json,
 } from './fixtures/expect.ts';
-import { head, type RawResponse, send } from './fixtures/raw-http.ts';
-import { ADAPTERS, serveDefaultApp, type Target } from './fixtures/servers.ts';
+import { type RawResponse, send } from './fixtures/raw-http.ts';
+import { ADAPTERS, serveDefaultApp } from './fixtures/servers.ts';
 
 const servers = serveDefaultApp();
 
-const HIDDEN = 'GET /canary HTTP/1.1\r\nHost: app.test\r\n\r\n';
 const POST = 'POST /raw HTTP/1.1\r\nHost: app.test\r\n';
 const HEALTH_CLOSE = 'GET /health HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n';
-
-/** How many times the canary route ran in the server process. */
-async function canaryHits(target: Target): Promise<number> {
-  const exchange = await send(target.port, head('GET', '/stats', ['Connection: close']));
-  return (json(exchange.response as RawResponse) as { canary: number }).canary;
-}
 
 interface FramingCase {
   name: string;

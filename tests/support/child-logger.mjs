@@ -5,7 +5,8 @@
  */
 export const printLine = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
-const plain = (fields) =>
+/** Log fields with each Error as `{ name, message }` (also used for in-process servers, to log alike). */
+export const plainFields = (fields) =>
   fields === undefined
     ? undefined
     : Object.fromEntries(
@@ -18,6 +19,6 @@ const plain = (fields) =>
 export const childLogger = Object.fromEntries(
   ['debug', 'info', 'warn', 'error'].map((level) => [
     level,
-    (msg, fields) => printLine({ log: level, msg, fields: plain(fields) }),
+    (msg, fields) => printLine({ log: level, msg, fields: plainFields(fields) }),
   ]),
 );

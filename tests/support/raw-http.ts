@@ -32,6 +32,11 @@ export function json(response: RawResponse): unknown {
   return JSON.parse(response.body);
 }
 
+/** `count` header lines for the header-count tests: `x-h0: v`, `x-h1: v`, ..., or `sameName: v` each. */
+export function headerLines(count: number, sameName?: string): string[] {
+  return Array.from({ length: count }, (_, i) => `${sameName ?? `x-h${i}`}: v`);
+}
+
 /** A request head: request line, Host, the given header lines, blank line. */
 export function head(method: string, target: string, headers: string[], host: string): string {
   return `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;

@@ -1,4 +1,4 @@
-import type { App } from '@charter/core';
+import { type App, InternalError, renderError } from '@charter/core';
 import { nativeRoutes } from './native-routes.ts';
 import { onTerminationSignals } from './signals.ts';
 
@@ -45,14 +45,8 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
     fetch: app.handle,
     error(error) {
       app.logger.error('Bun.serve error handler reached', { error });
-      return new Response(
-        JSON.stringify({
-          type: 'https://charter.dev/errors/internal',
-          title: 'Internal Server Error',
-          status: 500,
-        }),
-        { status: 500, headers: { 'content-type': 'application/problem+json' } },
-      );
+      // The catalog's 500 problem, redacted: the thrown error is logged, never sent.
+      return renderError(new InternalError(), true).response;
     },
   });
 

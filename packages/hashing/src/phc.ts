@@ -4,6 +4,7 @@
  * base64 alphabet (RFC 4648 §4) without `=` padding. Parsing is strict and by scanning, never by regular
  * expression: anything but the exact shape gives undefined.
  */
+import { decodeBase64, encodeBase64 } from '@charter/core';
 import type { ScryptParams } from './params.ts';
 
 /** A parsed scrypt PHC string. */
@@ -19,25 +20,9 @@ export const SCRYPT_ID = 'scrypt';
 /** No scrypt PHC string we accept is longer (64-byte salt and hash, 10-digit parameters). */
 const MAX_PHC_LENGTH = 256;
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-const DECODE = (() => {
-  const table = new Int8Array(128).fill(-1);
-  for (let i = 0; i < ALPHABET.length; i++) table[ALPHABET.charCodeAt(i)] = i;
-  return table;
-})();
-
-/** PHC B64: standard base64 without padding. */
+/** PHC B64: standard base64 without padding (the core's codec). */
 export function encodeB64(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const remaining = bytes.length - i;
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += ALPHABET.charAt((n >> 18) & 63) + ALPHABET.charAt((n >> 12) & 63);
-    if (remaining > 1) out += ALPHABET.charAt((n >> 6) & 63);
-    if (remaining > 2) out += ALPHABET.charAt(n & 63);
-  }
-  return out;
+  return encodeBase64(bytes);
 }
 
 /**
@@ -46,25 +31,7 @@ export function encodeB64(bytes: Uint8Array): string {
  * one encoding, so two spellings of the same hash cannot both pass a parser.
  */
 export function decodeB64(text: string): Uint8Array | undefined {
-  if (text.length % 4 === 1) return undefined;
-  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let buffer = 0;
-  let bits = 0;
-  let o = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const v = c < 128 ? (DECODE[c] as number) : -1;
-    if (v < 0) return undefined;
-    buffer = ((buffer << 6) | v) & 0xffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (buffer >> bits) & 0xff;
-    }
-  }
-  // The 2 or 4 bits left over must be zero (canonical encoding).
-  if ((buffer & ((1 << bits) - 1)) !== 0) return undefined;
-  return out;
+  return decodeBase64(text);
 }
 
 /** Formats a scrypt hash as a PHC string. */

@@ -17,7 +17,7 @@ import {
   type TestKey,
   testClock,
   unsecuredToken,
-} from './test-support.ts';
+} from './__fixtures__/test-support.ts';
 
 const ISSUER = 'https://id.example/';
 const AUDIENCE = 'https://api.example';

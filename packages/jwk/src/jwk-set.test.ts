@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { isJwkSetShape, JwkSetError, MAX_JWKS_KEYS, parseJwkSet } from './jwk-set.ts';
-import { generateTestKey, privateJwkOf } from './test-support.ts';
+import { generateTestKey, privateJwkOf } from './__fixtures__/test-support.ts';
 
 const rsa = await generateTestKey('RS256', 'r1');
 const ec = await generateTestKey('ES256', 'e1');

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test';
 import { fetchJwks, JwksFetchError, freshnessLifetime } from './jwks-fetch.ts';
-import { generateTestKey, jwkSet, startJwksServer } from './test-support.ts';
+import { generateTestKey, jwkSet, startJwksServer } from './__fixtures__/test-support.ts';
 
 const key = await generateTestKey('ES256', 'k1');
 const server = await startJwksServer(jwkSet(key));

@@ -10,7 +10,7 @@ import {
   urlJwksSource,
 } from './jwks-source.ts';
 import { JWK_DEFAULTS } from './options.ts';
-import { generateTestKey, jwkSet, startJwksServer, testClock } from './test-support.ts';
+import { generateTestKey, jwkSet, startJwksServer, testClock } from './__fixtures__/test-support.ts';
 
 const k1 = await generateTestKey('RS256', 'k1');
 const k2 = await generateTestKey('RS256', 'k2');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { JWK_DEFAULTS, type JwkOptions, resolveJwkOptions } from './options.ts';
-import { generateTestKey, jwkSet } from './test-support.ts';
+import { generateTestKey, jwkSet } from './__fixtures__/test-support.ts';
 
 const rsa = await generateTestKey('RS256', 'r1');
 const base: JwkOptions = {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parseJwkSet } from './jwk-set.ts';
 import { MAX_KEY_CANDIDATES, selectKeys } from './select-key.ts';
-import { generateTestKey } from './test-support.ts';
+import { generateTestKey } from './__fixtures__/test-support.ts';
 
 const rsaA = await generateTestKey('RS256', 'a');
 const rsaB = await generateTestKey('RS256', 'b');

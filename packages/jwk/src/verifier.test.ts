@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { JwtError } from '@charter/jwt';
 import { JwksUnavailableError } from './jwks-source.ts';
 import { createJwksVerifier } from './verifier.ts';
-import { generateTestKey, jwkSet, signToken, testClock } from './test-support.ts';
+import { generateTestKey, jwkSet, signToken, testClock } from './__fixtures__/test-support.ts';
 
 const ISSUER = 'https://id.example/';
 const rsa = await generateTestKey('RS256', 'r1');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { assertCriticalHeaders, decodeJws, isRegisteredHeaderName } from './decode.ts';
 import { JwtError, type JwtErrorCode } from './errors.ts';
-import { encodePart } from './test-keys.ts';
+import { encodePart } from './__fixtures__/test-keys.ts';
 
 const SIG = 'c2ln'; // "sig"
 

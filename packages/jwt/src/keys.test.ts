@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, spyOn, test } from 'bun:test';
 import type { JwtAlgorithm } from './algorithms.ts';
 import type { JwtErrorCode } from './errors.ts';
 import { importJwtKey, importKeyFor, type JwtKeyInput, keyProblem } from './keys.ts';
-import { generateTestKeys, type TestKeys } from './test-keys.ts';
+import { generateTestKeys, type TestKeys } from './__fixtures__/test-keys.ts';
 
 let keys: Record<JwtAlgorithm, TestKeys>;
 let rsa1024: CryptoKeyPair;

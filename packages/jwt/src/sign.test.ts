@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { algorithmSpec, JWT_ALGORITHMS, type JwtAlgorithm } from './algorithms.ts';
 import { decodeBase64Url, decodeBase64UrlText } from './base64url.ts';
 import { createJwtSigner, DEFAULT_EXPIRES_IN_SECONDS, type JwtSignerOptions } from './sign.ts';
-import { generateTestKeys, type TestKeys } from './test-keys.ts';
+import { generateTestKeys, type TestKeys } from './__fixtures__/test-keys.ts';
 import { createJwtVerifier } from './verify.ts';
 
 let keys: Record<JwtAlgorithm, TestKeys>;

@@ -16,6 +16,8 @@ import { importKeyFor, isJwtKeyInput, type JwtKeyInput, keyProblem } from './key
 import { optionalFunction, optionalText, optionalTextList, optionsObject } from './options.ts';
 import { assertMaxLifetime, DEFAULT_MAX_LIFETIME_SECONDS, nowSeconds } from './temporal.ts';
 
+const encoder = new TextEncoder();
+
 /** Default token lifetime when signing: 15 minutes, in seconds. */
 export const DEFAULT_EXPIRES_IN_SECONDS = 900;
 
@@ -223,7 +225,7 @@ function buildHeader(
  */
 export function createJwtSigner(opts: JwtSignerOptions): JwtSigner {
   const options = resolveJwtSignerOptions(opts);
-  const spec = algorithmSpec(options.algorithm);
+  const params = signParams(algorithmSpec(options.algorithm));
   return {
     async sign(payload: Record<string, unknown>, overrides?: JwtSignOverrides): Promise<string> {
       const call = optionsObject<JwtSignOverrides>(overrides, 'sign options');
@@ -234,7 +236,7 @@ export function createJwtSigner(opts: JwtSignerOptions): JwtSigner {
       const key = await importKeyFor(options.key, options.algorithm, 'sign', 'invalid-key');
       let signature: ArrayBuffer;
       try {
-        signature = await crypto.subtle.sign(signParams(spec), key, new TextEncoder().encode(signingInput));
+        signature = await crypto.subtle.sign(params, key, encoder.encode(signingInput));
       } catch (error) {
         throw new JwtError('invalid-key', `Signing with ${options.algorithm} failed`, { cause: error });
       }

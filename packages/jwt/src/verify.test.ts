@@ -4,7 +4,13 @@ import type { JwtAlgorithm } from './algorithms.ts';
 import { encodeBase64Url } from './base64url.ts';
 import { JwtError, type JwtErrorCode } from './errors.ts';
 import { createJwtSigner } from './sign.ts';
-import { encodePart, forgeToken, generateTestKeys, hmacKeyFromBytes, type TestKeys } from './test-keys.ts';
+import {
+  encodePart,
+  forgeToken,
+  generateTestKeys,
+  hmacKeyFromBytes,
+  type TestKeys,
+} from './__fixtures__/test-keys.ts';
 import { createJwtVerifier, DEFAULT_MAX_TOKEN_LENGTH, type JwtVerifierOptions } from './verify.ts';
 
 let keys: Record<JwtAlgorithm, TestKeys>;

@@ -12,7 +12,7 @@ import {
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
 } from '@charter/core';
-import { markEndedByServer } from './handler.ts';
+import { markEndedByServer, pathOf } from './handler.ts';
 import { rawProblemResponse } from './problem.ts';
 
 /** How long a refused client gets to read the answer before its socket is destroyed anyway. */
@@ -69,7 +69,7 @@ export function createClientErrorHandler(
     app.logger.info('Refused a request the HTTP parser or a server timeout rejected', {
       status: answer.status,
       code,
-      ...(res === undefined ? {} : { method: res.req?.method, path: res.req?.url?.split('?')[0] }),
+      ...(res === undefined ? {} : { method: res.req?.method, path: pathOf(res.req?.url) }),
     });
     const linger = setTimeout(() => socket.destroy(), LINGER_MS);
     linger.unref();

@@ -41,10 +41,10 @@ export function markEndedByServer(res: ServerResponse, status: number): void {
 
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-const pathOf = (url: string | undefined): string => {
+/** The path of a request target, for logs: without the query string, which may carry tokens. */
+export const pathOf = (url: string | undefined): string => {
   if (url === undefined) return '/';
   const query = url.indexOf('?');
-  // Logged without the query string, which may carry tokens.
   return query < 0 ? url : url.slice(0, query);
 };
 

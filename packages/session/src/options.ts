@@ -1,5 +1,5 @@
 // Options of session(): validated once, at construction, with errors naming the option.
-import { assertCookieAttributes, type CookieAttributes, isHttpToken } from '@charter/core';
+import { assertCookieAttributes, type CookieAttributes, isHttpToken, isProductionEnv } from '@charter/core';
 import { memorySessionStore } from './memory-store.ts';
 import { normalizeSecrets, type SessionSecret, type SessionSecrets } from './signing.ts';
 import { assertSessionStore, resolveClock, resolveSeconds, type SessionStore } from './store.ts';
@@ -72,11 +72,6 @@ export interface ResolvedSessionOptions {
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 1800;
 export const DEFAULT_ABSOLUTE_TIMEOUT_SECONDS = 28_800;
 
-function nodeEnvIsProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.NODE_ENV === 'production';
-}
-
 function fail(option: string, problem: string): never {
   throw new TypeError(`session option "${option}" ${problem}`);
 }
@@ -94,7 +89,7 @@ function resolveCookie(input: SessionCookieOptions | undefined): {
 } {
   const options = input ?? {};
   if (typeof options !== 'object' || options === null) fail('cookie', 'must be an object');
-  const secure = optionalBoolean(options.secure, 'cookie.secure', nodeEnvIsProduction());
+  const secure = optionalBoolean(options.secure, 'cookie.secure', isProductionEnv());
   const path = options.path ?? '/';
   const domain = options.domain;
   const defaultName = !secure ? 'sid' : path === '/' && domain === undefined ? '__Host-sid' : '__Secure-sid';
@@ -113,7 +108,7 @@ function resolveCookie(input: SessionCookieOptions | undefined): {
       scope: 'session cookie',
       name,
       attributes: cookie,
-      isProduction: nodeEnvIsProduction(),
+      isProduction: isProductionEnv(),
     });
   } catch (error) {
     fail('cookie', `is invalid: ${(error as Error).message}`);

@@ -64,7 +64,8 @@ export function session(options: SessionOptions): Hooks {
         if (existing.owner === resolved) return undefined;
         throw new Error('Two different session() hook sets cover this route; register one per route');
       }
-      const values = parseCookieHeader(ctx.request.headers.get('cookie')).get(resolved.cookieName);
+      // ctx.headers, not ctx.request: the body-limited request wrapper is built only when someone asks.
+      const values = parseCookieHeader(ctx.headers.cookie).get(resolved.cookieName);
       const present = values !== undefined;
       const open = (loaded: LoadedSession | undefined): void => {
         attachSession(ctx.state, new SessionState(resolved, ctx.state, loaded, present, resolved.now()));

@@ -1,6 +1,6 @@
 // Signed values: `<value>.<mac>`, the mac an HMAC-SHA-256 (RFC 2104, FIPS 180-4) of the value's UTF-8
 // bytes, base64url without padding (RFC 4648 §5), computed with WebCrypto.
-import { encodeBase64Url, timingSafeEqual } from '@charter/core';
+import { encodeBase64Url, isBase64UrlOfLength, timingSafeEqual } from '@charter/core';
 
 /** One secret: a string (used as its UTF-8 bytes) or raw bytes. */
 export type SessionSecret = string | Uint8Array;
@@ -25,20 +25,8 @@ const encoder = new TextEncoder();
 /** An HMAC-SHA-256 tag is 32 bytes: 43 base64url characters without padding. */
 const MAC_LENGTH = 43;
 
-function isBase64UrlChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x61 && c <= 0x7a) ||
-    c === 0x2d ||
-    c === 0x5f
-  );
-}
-
 function isMacShape(mac: string): boolean {
-  if (mac.length !== MAC_LENGTH) return false;
-  for (let i = 0; i < mac.length; i++) if (!isBase64UrlChar(mac.charCodeAt(i))) return false;
-  return true;
+  return isBase64UrlOfLength(mac, MAC_LENGTH);
 }
 
 /**

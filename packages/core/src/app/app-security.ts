@@ -26,12 +26,11 @@ export function perimeterPlan(options: ResolvedAppOptions): PerimeterPlan {
 
 function guardedRoutes(registry: Registry): GuardedRoute[] {
   return registry.records.map((record) => {
-    const compiled = registry.compile(record);
     const meta = record.definition.meta as Record<string, unknown> | undefined;
     return {
-      method: compiled.method,
-      path: compiled.path,
-      traits: compiled.traits,
+      method: record.definition.method,
+      path: record.path,
+      traits: registry.traitsOf(record),
       requiresAuth: meta?.[REQUIRE_AUTH_META] === true,
       declaresAuth: record.auth !== undefined,
     };
@@ -47,7 +46,10 @@ export class BootGuards {
   readonly #registry: Registry;
   readonly #options: ResolvedAppOptions;
   readonly #logger: Logger;
-  #checkedAt = '';
+  // The state last checked: route count and hook generation (numbers, so the per-request
+  // `current` read compares two fields and builds nothing). -1 means never checked.
+  #checkedRoutes = -1;
+  #checkedGeneration = -1;
   #failure: unknown = undefined;
   readonly #logged = new Set<string>();
 
@@ -59,7 +61,8 @@ export class BootGuards {
 
   /** True when nothing changed since the last check (the hot path reads only this). */
   get current(): boolean {
-    return this.#checkedAt === this.#stateKey();
+    const registry = this.#registry;
+    return this.#checkedRoutes === registry.records.length && this.#checkedGeneration === registry.generation;
   }
 
   /** The issues of the current configuration, without throwing. */
@@ -79,12 +82,12 @@ export class BootGuards {
 
   /** The boot-time run: throws in production, logs each new issue once otherwise. */
   check(): void {
-    const key = this.#stateKey();
-    if (this.#checkedAt === key) {
+    if (this.current) {
       if (this.#failure !== undefined) throw this.#failure;
       return;
     }
-    this.#checkedAt = key;
+    this.#checkedRoutes = this.#registry.records.length;
+    this.#checkedGeneration = this.#registry.generation;
     this.#failure = undefined;
     let issues: SecurityIssue[];
     try {
@@ -100,10 +103,6 @@ export class BootGuards {
       this.#logged.add(id);
       this.#logger.warn(issue.message, { code: issue.code, route: issue.route });
     }
-  }
-
-  #stateKey(): string {
-    return `${this.#registry.records.length}:${this.#registry.generation}`;
   }
 }
 

@@ -3,9 +3,15 @@ import { routeAuthHooks } from '../auth/route-auth.ts';
 import type { Logger } from '../logger/index.ts';
 import { type CompiledRoute, compileRoute } from '../pipeline/compiled-route.ts';
 import type { RouteSlot } from '../pipeline/dispatch.ts';
-import { type PhaseTable, phaseTable } from '../pipeline/hook-layers.ts';
+import { layerTraits, type PhaseTable, phaseTable } from '../pipeline/hook-layers.ts';
 import { Router } from '../router/index.ts';
-import { type AnyRouteDefinition, type AuthSpec, HTTP_METHODS, type Hooks } from '../types/index.ts';
+import {
+  type AnyRouteDefinition,
+  type AuthSpec,
+  HTTP_METHODS,
+  type Hooks,
+  type HookTraits,
+} from '../types/index.ts';
 import type { ResolvedAppOptions } from './options.ts';
 import type { PluginInstalledListener } from './plugins.ts';
 import type { Scope } from './scope.ts';
@@ -129,6 +135,33 @@ export class Registry {
   }
 
   compile(record: RouteRecord): CompiledRoute {
+    return compileRoute({
+      definition: record.definition,
+      path: record.path,
+      operationId: record.operationId,
+      auth: record.auth,
+      globalLayers: this.#globalLayers(),
+      scopedLayers: this.#scopedLayers(record),
+      decorations: record.scope.decorations,
+      options: this.options,
+    });
+  }
+
+  /**
+   * The traits of every hook layer of a route, outermost first, as its compiled form carries them;
+   * read without compiling the route again (schemas, header sets), for the boot guards.
+   */
+  traitsOf(record: RouteRecord): readonly HookTraits[] {
+    return layerTraits([...this.#globalLayers(), ...this.#scopedLayers(record)]);
+  }
+
+  /** Constructor hooks, then root `app.use`. */
+  #globalLayers(): Hooks[] {
+    return [...this.constructorHooks, ...this.perimeterHooks];
+  }
+
+  /** Group and plugin layers (outermost first), the route's own hooks, then auth enforcement. */
+  #scopedLayers(record: RouteRecord): Hooks[] {
     const scopedLayers: Hooks[] = [];
     const chain: Scope[] = [];
     for (let s: Scope | undefined = record.scope; s !== undefined && !s.isRoot; s = s.parent)
@@ -138,16 +171,7 @@ export class Registry {
     // Last, so it sees what every authenticating hook of the route left on ctx.state.
     const enforceAuth = routeAuthHooks(record.auth, this.options.securitySchemes);
     if (enforceAuth !== undefined) scopedLayers.push(enforceAuth);
-    return compileRoute({
-      definition: record.definition,
-      path: record.path,
-      operationId: record.operationId,
-      auth: record.auth,
-      globalLayers: [...this.constructorHooks, ...this.perimeterHooks],
-      scopedLayers,
-      decorations: record.scope.decorations,
-      options: this.options,
-    });
+    return scopedLayers;
   }
 
   /** Hooks for requests that match no route: constructor hooks, plus app.use ones if a guard answered. */

@@ -14,7 +14,7 @@ import {
 } from './credentials.ts';
 import type { AuthUser } from './types.ts';
 import { UnauthorizedError } from '../errors/index.ts';
-import { timingSafeEqual } from '../security/index.ts';
+import { decodeBase64, timingSafeEqual } from '../security/index.ts';
 import { type Hooks, type PreBodyContext, withHookTraits } from '../types/index.ts';
 
 /** Options of `basic()`: give `verify` or `users`, not both. */
@@ -43,47 +43,6 @@ export interface ResolvedBasicOptions {
 /** Longest accepted base64 credential, in characters (3 KiB decoded): a bound on decoding work. */
 export const MAX_BASIC_CREDENTIALS_LENGTH = 4096;
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const DIGIT_VALUE: Int8Array = (() => {
-  const table = new Int8Array(128).fill(-1);
-  for (let i = 0; i < BASE64.length; i++) table[BASE64.charCodeAt(i)] = i;
-  return table;
-})();
-
-/**
- * Canonical base64 (RFC 4648 §4): only the standard alphabet, length a multiple of 4, at most two `=`
- * at the end, and zero pad bits (§3.5), so each byte string has exactly one accepted encoding.
- */
-function decodeBase64Strict(text: string): Uint8Array | undefined {
-  if (text.length === 0 || text.length % 4 !== 0) return undefined;
-  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const digits = text.length - pad;
-  const out = new Uint8Array((text.length / 4) * 3 - pad);
-  let o = 0;
-  let last = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let n = 0;
-    for (let j = 0; j < 4; j++) {
-      const k = i + j;
-      let v = 0;
-      if (k < digits) {
-        const c = text.charCodeAt(k);
-        v = c < 128 ? (DIGIT_VALUE[c] as number) : -1;
-        if (v < 0) return undefined;
-      }
-      n = (n << 6) | v;
-    }
-    if (o < out.length) out[o++] = (n >> 16) & 0xff;
-    if (o < out.length) out[o++] = (n >> 8) & 0xff;
-    if (o < out.length) out[o++] = n & 0xff;
-    last = n;
-  }
-  // Non-zero bits under the padding would make a second spelling of the same bytes.
-  if (pad === 1 && (last & 0xff) !== 0) return undefined;
-  if (pad === 2 && (last & 0xffff) !== 0) return undefined;
-  return out;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** RFC 5234 CTL: %x00-1F / %x7F, which RFC 7617 §2 forbids in both user-id and password. */
@@ -103,7 +62,8 @@ function hasControl(value: string): boolean {
  */
 export function decodeBasicCredentials(token: string): { username: string; password: string } | undefined {
   if (typeof token !== 'string' || token.length > MAX_BASIC_CREDENTIALS_LENGTH) return undefined;
-  const bytes = decodeBase64Strict(token);
+  // Canonical padded base64 (RFC 7617 §2 uses RFC 4648 §4): one spelling per credential.
+  const bytes = token === '' ? undefined : decodeBase64(token, 'base64', { padded: true });
   if (bytes === undefined) return undefined;
   let text: string;
   try {

@@ -1,4 +1,5 @@
 import { ForbiddenError, UnauthorizedError } from '../errors/index.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 
 /** One `WWW-Authenticate` challenge (RFC 9110 §11.6.1): a scheme plus auth-params. */
 export interface Challenge {
@@ -7,8 +8,6 @@ export interface Challenge {
   /** Auth-params in order; undefined values are left out. `realm` is conventionally first. */
   params?: Readonly<Record<string, string | undefined>>;
 }
-
-const TOKEN_CHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** True when every character is allowed inside an RFC 9110 §5.6.4 quoted-string (no CTLs but HTAB). */
 function isQuotable(value: string): boolean {
@@ -26,13 +25,14 @@ function isQuotable(value: string): boolean {
  * split or forge a header.
  */
 export function formatChallenge(challenge: Challenge): string {
-  if (!TOKEN_CHAR.test(challenge.scheme)) {
+  // String(): a scheme from untyped code is judged by the text it would be sent as.
+  if (!isHttpToken(String(challenge.scheme))) {
     throw new TypeError(`formatChallenge: scheme ${JSON.stringify(challenge.scheme)} is not an HTTP token`);
   }
   const parts: string[] = [];
   for (const [name, value] of Object.entries(challenge.params ?? {})) {
     if (value === undefined) continue;
-    if (!TOKEN_CHAR.test(name)) {
+    if (!isHttpToken(name)) {
       throw new TypeError(`formatChallenge: parameter name ${JSON.stringify(name)} is not an HTTP token`);
     }
     if (!isQuotable(value)) {

@@ -6,6 +6,7 @@
 import { formatChallenge } from './challenge.ts';
 import type { AuthUser } from './types.ts';
 import { InternalError, isHttpError } from '../errors/index.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 
 /** A value or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -106,51 +107,44 @@ export interface AuthorizationParts {
   readonly rest: string;
 }
 
-const TCHAR = "!#$%&'*+-.^_`|~";
-
-function isTokenChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x61 && c <= 0x7a) ||
-    (c < 0x80 && TCHAR.includes(String.fromCharCode(c)))
-  );
-}
-
 /**
  * Splits an `Authorization` value into scheme and rest (RFC 9110 §11.6.2); undefined when the scheme is
  * not a token. Header values reach us already trimmed of surrounding whitespace (RFC 9110 §5.5).
  */
 export function parseAuthorization(value: string): AuthorizationParts | undefined {
-  let i = 0;
-  while (i < value.length && isTokenChar(value.charCodeAt(i))) i++;
-  if (i === 0) return undefined;
-  const scheme = value.slice(0, i);
-  if (i === value.length) return { scheme, rest: '' };
-  if (value.charCodeAt(i) !== 0x20) return undefined;
+  // The scheme runs to the first SP; a non-token character before it (or an empty scheme) refuses.
+  const space = value.indexOf(' ');
+  const scheme = space === -1 ? value : value.slice(0, space);
+  if (!isHttpToken(scheme)) return undefined;
+  if (space === -1) return { scheme, rest: '' };
+  let i = space;
   while (i < value.length && value.charCodeAt(i) === 0x20) i++;
   return { scheme, rest: value.slice(i) };
 }
 
+/** RFC 3986 §2.3 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
+function isUnreservedChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x2d ||
+    c === 0x2e ||
+    c === 0x5f ||
+    c === 0x7e
+  );
+}
+
 /**
  * RFC 9110 §11.2 token68 (also RFC 6750 §2.1 b64token): `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" /
- * "+" / "/" ) *"="`. Checked by a scan, never a regular expression.
+ * "+" / "/" ) *"="`, i.e. unreserved plus "+" and "/", then padding. Checked by a scan, never a regular
+ * expression.
  */
 export function isToken68(value: string): boolean {
   let i = 0;
   for (; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    const ok =
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      c === 0x2d ||
-      c === 0x2e ||
-      c === 0x5f ||
-      c === 0x7e ||
-      c === 0x2b ||
-      c === 0x2f;
-    if (!ok) break;
+    if (!isUnreservedChar(c) && c !== 0x2b && c !== 0x2f) break;
   }
   if (i === 0) return false;
   for (; i < value.length; i++) if (value.charCodeAt(i) !== 0x3d) return false;
@@ -196,25 +190,8 @@ export type ApiKeyLocation = 'header' | 'query' | 'cookie';
 /** The locations an API key may use. */
 export const API_KEY_LOCATIONS: readonly ApiKeyLocation[] = Object.freeze(['header', 'query', 'cookie']);
 
-/** RFC 3986 §2.3 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
 function isUnreserved(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const ok =
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      c === 0x2d ||
-      c === 0x2e ||
-      c === 0x5f ||
-      c === 0x7e;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-function isToken(value: string): boolean {
-  for (let i = 0; i < value.length; i++) if (!isTokenChar(value.charCodeAt(i))) return false;
+  for (let i = 0; i < value.length; i++) if (!isUnreservedChar(value.charCodeAt(i))) return false;
   return true;
 }
 
@@ -228,5 +205,5 @@ export function apiKeyNameProblem(location: ApiKeyLocation, name: unknown): stri
   if (location === 'query') {
     return isUnreserved(name) ? undefined : 'must use only letters, digits and "-._~" for a query parameter';
   }
-  return isToken(name) ? undefined : `must be an HTTP token for a ${location} name`;
+  return isHttpToken(name) ? undefined : `must be an HTTP token for a ${location} name`;
 }

@@ -69,15 +69,17 @@ export {
   resolveMutualTlsOptions,
 } from './mutual-tls.ts';
 export {
-  type CertificateFields,
   certificateFingerprint,
-  decodeCertificate,
-  type DistinguishedName,
-  MAX_CERTIFICATE_BYTES,
   type ParseCertificateOptions,
   parseCertificate,
   type PeerCertificate,
   peerCertificate,
   setPeerCertificate,
-  type SubjectAltNames,
 } from './peer-certificate.ts';
+export {
+  type CertificateFields,
+  decodeCertificate,
+  type DistinguishedName,
+  MAX_CERTIFICATE_BYTES,
+  type SubjectAltNames,
+} from './x509.ts';

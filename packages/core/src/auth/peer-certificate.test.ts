@@ -3,13 +3,8 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import {
-  decodeCertificate,
-  MAX_CERTIFICATE_BYTES,
-  parseCertificate,
-  peerCertificate,
-  setPeerCertificate,
-} from './peer-certificate.ts';
+import { parseCertificate, peerCertificate, setPeerCertificate } from './peer-certificate.ts';
+import { decodeCertificate, MAX_CERTIFICATE_BYTES } from './x509.ts';
 import { canonicalizeIp } from '../net/ip.ts';
 import { linkRequest } from '../pipeline/client-address.ts';
 

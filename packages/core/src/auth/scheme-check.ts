@@ -5,6 +5,7 @@
  */
 import { API_KEY_LOCATIONS, type ApiKeyLocation, apiKeyNameProblem, isScopeToken } from './credentials.ts';
 import { PAYLOAD_AUTH_EXTENSION, type SecurityScheme } from './scheme-types.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 import type { AuthSpec } from '../types/index.ts';
 
 type Json = Record<string, unknown>;
@@ -34,21 +35,6 @@ const FLOWS: Readonly<Record<FlowName, readonly ('authorizationUrl' | 'tokenUrl'
 };
 const FLOW_NAMES = Object.keys(FLOWS) as FlowName[];
 const FLOW_URLS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
-
-/** RFC 9110 §5.6.2 token: the grammar of an auth-scheme name (§11.1). */
-function isToken(value: string): boolean {
-  if (value.length === 0) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const ok =
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      (c < 0x80 && "!#$%&'*+-.^_`|~".includes(String.fromCharCode(c)));
-    if (!ok) return false;
-  }
-  return true;
-}
 
 /** Loopback host names and addresses (RFC 6761 §6.3 `localhost`, 127.0.0.0/8, ::1), as `URL` prints them. */
 function isLoopbackHost(hostname: string): boolean {
@@ -154,7 +140,8 @@ export function assertSecurityScheme(value: unknown, where: string): asserts val
   switch (type) {
     case 'http': {
       const scheme = value.scheme;
-      if (typeof scheme !== 'string' || !isToken(scheme)) {
+      // An auth-scheme name is an RFC 9110 §5.6.2 token (§11.1).
+      if (typeof scheme !== 'string' || !isHttpToken(scheme)) {
         fail(where, 'scheme', 'must be an HTTP authentication scheme name (a token), e.g. "bearer"');
       }
       if (value.bearerFormat !== undefined) {

@@ -50,7 +50,8 @@ export class ErrorHeaderLeakError extends Error {
 /** Throws ErrorHeaderLeakError when a header is outside SAFE_ERROR_RESPONSE_HEADERS. */
 export function checkCustomErrorResponseHeaders(headers: HeadersInit | undefined): void {
   if (headers === undefined) return;
-  for (const [name] of new Headers(headers)) {
+  // An HttpError's headers are already a Headers (names lower-cased): read them without a copy.
+  for (const name of (headers instanceof Headers ? headers : new Headers(headers)).keys()) {
     if (!SAFE_ERROR_RESPONSE_HEADERS.has(name)) throw new ErrorHeaderLeakError(name);
   }
 }

@@ -2,6 +2,7 @@
  * Response compression: content codings (RFC 9110 §8.4.1) produced with the runtime's
  * `CompressionStream`, chosen by `Accept-Encoding` negotiation (RFC 9110 §12.5.3).
  */
+import { concatBytes, parseContentLength } from '../security/body-limit.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { appendVary, mergeVary } from '../pipeline/response-headers.ts';
 
@@ -226,9 +227,8 @@ function hasDirective(value: string | null, directive: string): boolean {
 /** A Content-Length value as a number, or undefined when absent or malformed. */
 export function contentLengthOf(headers: Headers): number | undefined {
   const value = headers.get('content-length');
-  if (value === null || value.length === 0) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  // An empty value is no length at all (Number('') would read it as 0).
+  return value === '' ? undefined : parseContentLength(value);
 }
 
 /** A body read up to a limit: the bytes when it ended within it, else a stream replaying what was read. */
@@ -237,17 +237,6 @@ export type BodyPrefix =
   | { readonly complete: false; readonly stream: ReadableStream<Uint8Array> };
 
 const encoder = new TextEncoder();
-
-function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 /**
  * Reads a body until it ends or passes `limit` bytes, so no more than about `limit` bytes are ever

@@ -18,6 +18,8 @@ import {
   readRequestCookie,
   serializeCookie,
 } from '../security/cookies.ts';
+import { isBase64UrlOfLength } from '../security/base64.ts';
+import { isProductionEnv } from '../security/environment.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 import { randomId, timingSafeEqual } from '../security/tokens.ts';
 import { type AnyContext, type Hooks, withHookTraits } from '../types/index.ts';
@@ -71,23 +73,7 @@ const TOKEN_BYTES = 32;
 const TOKEN_LENGTH = 43;
 
 function isTokenShape(value: string): boolean {
-  if (value.length !== TOKEN_LENGTH) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const ok =
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      c === 0x2d ||
-      c === 0x5f;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-function nodeEnvIsProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.NODE_ENV === 'production';
+  return isBase64UrlOfLength(value, TOKEN_LENGTH);
 }
 
 function fail(option: string, problem: string): never {
@@ -97,7 +83,7 @@ function fail(option: string, problem: string): never {
 /** Validates `csrf` options and fills defaults; throws a TypeError naming the option. */
 export function resolveCsrfOptions(options: CsrfOptions = {}): ResolvedCsrfOptions {
   if (typeof options !== 'object' || options === null) throw new TypeError('csrf options must be an object');
-  const secure = options.secure ?? nodeEnvIsProduction();
+  const secure = options.secure ?? isProductionEnv();
   if (typeof secure !== 'boolean') fail('secure', 'must be a boolean');
   const cookieName = options.cookieName ?? (secure ? '__Host-csrf' : 'csrf');
   if (typeof cookieName !== 'string' || !isHttpToken(cookieName))

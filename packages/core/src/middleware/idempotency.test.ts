@@ -158,6 +158,34 @@ describe('idempotency: replay', () => {
     expect(none.calls()).toBe(1);
   });
 
+  test('a Content-Encoding named like an Object.prototype member is stored as it is, not a crash', async () => {
+    for (const coding of ['constructor', '__proto__', 'toString']) {
+      const app = new App({ logger: false });
+      let calls = 0;
+      app.post(
+        '/raw',
+        {
+          request: { body: OrderInput },
+          responses: { 201: { body: type({ n: 'number' }) } },
+          hooks: idempotency(),
+        },
+        (ctx) => {
+          ctx.set.headers.set('content-encoding', coding);
+          return { status: 201 as const, body: { n: ++calls } };
+        },
+      );
+      const first = await app.request('/raw', order('c'));
+      expect(first.status).toBe(201);
+      expect(await first.json()).toEqual({ n: 1 });
+      const replay = await app.request('/raw', order('c'));
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.headers.get('content-encoding')).toBe(coding);
+      expect(await replay.json()).toEqual({ n: 1 });
+      expect(calls).toBe(1);
+    }
+  });
+
   test('stores identity bytes when compression coded the first response, and replays to any client', async () => {
     const app = new App({ logger: false });
     app.use(compression({ threshold: 0 }));

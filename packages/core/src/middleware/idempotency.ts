@@ -3,6 +3,8 @@
  * POST or PATCH carrying the same key gets the first response again instead of running twice.
  */
 import { BadRequestError, ConflictError, ValidationError } from '../errors/index.ts';
+import { isHttpToken } from '../security/header-guards.ts';
+import { encodeHex } from '../security/hex.ts';
 import { type AnyContext, type Hooks, withHookTraits } from '../types/index.ts';
 import { readBodyUpTo } from './compression.ts';
 import { type IdempotencyStore, memoryIdempotencyStore, type StoredResponse } from './idempotency-store.ts';
@@ -51,8 +53,6 @@ export interface ResolvedIdempotencyOptions {
   readonly replayedHeader: string | undefined;
 }
 
-const TOKEN_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   const n = value ?? fallback;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
@@ -62,7 +62,7 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 }
 
 function headerName(name: string, value: unknown): string {
-  if (typeof value !== 'string' || !TOKEN_CHARS.test(value)) {
+  if (typeof value !== 'string' || !isHttpToken(value)) {
     throw new TypeError(`idempotency: ${name} must be a header name, got ${JSON.stringify(value)}`);
   }
   return value.toLowerCase();
@@ -84,7 +84,7 @@ export function resolveIdempotencyOptions(options: IdempotencyOptions = {}): Res
     throw new TypeError('idempotency: methods must be a non-empty array of methods');
   }
   for (const method of methods) {
-    if (typeof method !== 'string' || !TOKEN_CHARS.test(method)) {
+    if (typeof method !== 'string' || !isHttpToken(method)) {
       throw new TypeError(`idempotency: methods has an invalid method ${JSON.stringify(method)}`);
     }
   }
@@ -142,10 +142,7 @@ export function parseIdempotencyKey(value: string, maxLength = 255): string | un
 const encoder = new TextEncoder();
 
 async function sha256Hex(data: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+  return encodeHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)));
 }
 
 /** JSON with object keys sorted, so equal bodies give equal text whatever their key order. */
@@ -241,7 +238,8 @@ const DECODE_FORMATS: Readonly<Record<string, readonly string[]>> = {
 
 function decompressor(coding: string): DecompressionStream | undefined {
   if (typeof DecompressionStream !== 'function') return undefined;
-  for (const format of DECODE_FORMATS[coding] ?? []) {
+  // hasOwn: a coding named `constructor` or `__proto__` must not reach Object.prototype.
+  for (const format of Object.hasOwn(DECODE_FORMATS, coding) ? (DECODE_FORMATS[coding] ?? []) : []) {
     try {
       return new DecompressionStream(format as CompressionFormat);
     } catch {

@@ -5,6 +5,7 @@
  * Defaults suit a JSON API: a response should never be rendered, framed, sniffed or shared across
  * origins unless a route says otherwise by setting the header itself.
  */
+import { isProductionEnv } from '../security/environment.ts';
 import type { Hooks } from '../types/index.ts';
 import { isFieldValue, setResponseHeaders } from '../pipeline/response-headers.ts';
 
@@ -346,11 +347,6 @@ export function applySecureHeaders(response: Response, list: SecureHeaderList): 
   return setResponseHeaders(response, list, { overwrite: false });
 }
 
-function nodeEnvIsProduction(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.NODE_ENV === 'production';
-}
-
 /**
  * Hooks adding the security headers to every response they see (onSend, error responses
  * included). The App already does this for every response unless `secureHeaders: false`; use the
@@ -361,6 +357,6 @@ export function secureHeaders(
   options?: SecureHeadersOptions,
   context: Partial<SecureHeadersContext> = {},
 ): Hooks {
-  const list = resolveSecureHeaders(options, { production: context.production ?? nodeEnvIsProduction() });
+  const list = resolveSecureHeaders(options, { production: context.production ?? isProductionEnv() });
   return { onSend: (response) => applySecureHeaders(response, list) };
 }

@@ -2,6 +2,8 @@
  * `Server-Timing` (W3C Server Timing, §3 "The Server-Timing header field"): the request's total
  * duration plus metrics recorded by handlers and hooks.
  */
+import { isProductionEnv } from '../security/environment.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { mutableResponse } from '../pipeline/response-headers.ts';
 
@@ -35,32 +37,14 @@ export interface ResolvedTimingOptions {
   readonly maxMetrics: number;
 }
 
-// RFC 9110 §5.6.2 tchar.
-const TCHAR_SYMBOLS = "!#$%&'*+-.^_`|~";
-
-/** Whether a string is an RFC 9110 token (the grammar of metric names). */
-function isToken(value: string): boolean {
-  if (value.length === 0) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (!alnum && !TCHAR_SYMBOLS.includes(value[i] as string)) return false;
-  }
-  return true;
-}
-
-function nodeEnv(): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
-}
-
 /** Validates timing options (TypeError/RangeError naming the option) and fills defaults. */
 export function resolveTimingOptions(options: TimingOptions = {}): ResolvedTimingOptions {
   if (typeof options !== 'object' || options === null)
     throw new TypeError('timing: options must be an object');
-  const enabled = options.enabled ?? nodeEnv() !== 'production';
+  const enabled = options.enabled ?? !isProductionEnv();
   if (typeof enabled !== 'boolean') throw new TypeError('timing: enabled must be a boolean');
   const totalName = options.totalName ?? 'total';
-  if (typeof totalName !== 'string' || !isToken(totalName)) {
+  if (typeof totalName !== 'string' || !isHttpToken(totalName)) {
     throw new TypeError(
       `timing: totalName must be a token (RFC 9110 §5.6.2), got ${JSON.stringify(totalName)}`,
     );
@@ -115,7 +99,7 @@ class Recorder implements ServerTiming {
   readonly metrics: ServerTimingMetric[] = [];
 
   add(name: string, durationMs?: number, description?: string): this {
-    if (typeof name !== 'string' || !isToken(name)) {
+    if (typeof name !== 'string' || !isHttpToken(name)) {
       throw new TypeError(
         `serverTiming: metric name must be a token (RFC 9110 §5.6.2), got ${JSON.stringify(name)}`,
       );

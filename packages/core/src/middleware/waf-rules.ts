@@ -3,6 +3,7 @@
  * scan with bounded look-ahead (no regular expressions), so a rule costs time linear in its input
  * whatever an attacker sends.
  */
+import { hexValue } from '../security/hex.ts';
 
 /** Where in the request a rule looks. */
 export type WafTarget = 'path' | 'query' | 'headers' | 'body' | 'user-agent';
@@ -31,13 +32,6 @@ export interface WafRule {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
 
 /** One lenient pass of percent-decoding: valid `%XX` runs become UTF-8 text, anything else stays. */
 function percentDecode(input: string): string {

@@ -4,6 +4,8 @@
  * routing, and on the string values of the parsed body before the handler.
  */
 import { ForbiddenError } from '../errors/index.ts';
+import { splitUrl } from '../pipeline/request-parts.ts';
+import { isHttpToken } from '../security/header-guards.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import {
   BODY_SCAN_LIMIT_RULE,
@@ -102,8 +104,10 @@ function targetsOf(rule: WafRule, where: string): readonly WafTarget[] {
 
 function compileRule(rule: WafRule): CompiledRule {
   const { match } = rule;
-  const test = typeof match === 'string' ? (text: string) => text.includes(match.toLowerCase()) : match;
-  return { id: rule.id, group: rule.group, test };
+  if (typeof match !== 'string') return { id: rule.id, group: rule.group, test: match };
+  // Lower-cased once here, not on every request: the normalised text is lower case already.
+  const needle = match.toLowerCase();
+  return { id: rule.id, group: rule.group, test: (text: string) => text.includes(needle) };
 }
 
 function checkCustomRule(rule: WafRule, index: number, ids: Set<string>): void {
@@ -176,7 +180,7 @@ export function resolveWafOptions(options: WafOptions = {}): ResolvedWafOptions 
   const headers = options.headers ?? [];
   if (!Array.isArray(headers)) throw new TypeError('waf: headers must be an array of header names');
   for (const name of headers) {
-    if (typeof name !== 'string' || name.length === 0 || /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/.test(name)) {
+    if (typeof name !== 'string' || !isHttpToken(name)) {
       throw new TypeError(`waf: headers has an invalid header name ${JSON.stringify(name)}`);
     }
   }
@@ -219,20 +223,9 @@ function hitOf(rule: CompiledRule, where: WafTarget, field?: string): Hit {
   return { rule: rule.id, group: rule.group, where, field };
 }
 
-/** The path and query of a request URL, as sent (the URL parser has already resolved dot segments). */
-function pathAndQuery(url: string): { path: string; query: string } {
-  const schemeEnd = url.indexOf('://');
-  const start = url.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3);
-  if (start < 0) return { path: '/', query: '' };
-  const hash = url.indexOf('#', start);
-  const end = hash < 0 ? url.length : hash;
-  const q = url.indexOf('?', start);
-  if (q < 0 || q > end) return { path: url.slice(start, end), query: '' };
-  return { path: url.slice(start, q), query: url.slice(q + 1, end) };
-}
-
 function scanRequest(resolved: ResolvedWafOptions, request: Request): Hit | undefined {
-  const { path, query } = pathAndQuery(request.url);
+  // The path and query as sent (the URL parser has already resolved dot segments).
+  const { pathname: path, search: query } = splitUrl(request.url);
   let rule = firstMatch(resolved, 'path', path);
   if (rule !== undefined) return hitOf(rule, 'path');
   if (query.length > 0) {
@@ -311,7 +304,7 @@ function report(resolved: ResolvedWafOptions, hit: Hit, request: Request): void 
     const match: WafMatch = {
       ...hit,
       method: request.method,
-      path: pathAndQuery(request.url).path,
+      path: splitUrl(request.url).pathname,
       blocked,
     };
     try {

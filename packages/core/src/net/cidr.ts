@@ -3,7 +3,7 @@
  * matchers compiled once. IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`) denote IPv4 nodes
  * (RFC 4291 §2.5.5.2), so both addresses and blocks in that form are matched as IPv4.
  */
-import { formatIp, type IpAddress, parseIp, unmapIpv4 } from './ip.ts';
+import { formatIp, type IpAddress, ipv4ToNumber, parseIp, unmapIpv4 } from './ip.ts';
 
 /** A CIDR block: the network address (host bits zero) and the prefix length. */
 export interface Cidr {
@@ -97,16 +97,6 @@ export function cidrContains(cidr: Cidr | string, address: IpAddress | string): 
   return prefixMatches(block.bytes, ip.bytes, block.prefix);
 }
 
-function v4Number(bytes: Uint8Array): number {
-  return (
-    (((bytes[0] as number) << 24) |
-      ((bytes[1] as number) << 16) |
-      ((bytes[2] as number) << 8) |
-      (bytes[3] as number)) >>>
-    0
-  );
-}
-
 /**
  * Compiles a list of blocks or addresses once into a matcher. Throws a TypeError naming
  * `where[index]` for the first invalid entry.
@@ -120,7 +110,7 @@ export function compileCidrs(list: readonly string[], where = 'cidrs'): CidrMatc
     const cidr = parseCidr(entry, `${where}[${index}]`);
     if (cidr.version === 4) {
       const mask = cidr.prefix === 0 ? 0 : (0xffffffff << (32 - cidr.prefix)) >>> 0;
-      v4.push([v4Number(cidr.bytes), mask]);
+      v4.push([ipv4ToNumber(cidr.bytes), mask]);
     } else {
       v6.push(cidr);
     }
@@ -129,7 +119,7 @@ export function compileCidrs(list: readonly string[], where = 'cidrs'): CidrMatc
     const ip = toAddress(input);
     if (ip === undefined) return false;
     if (ip.version === 4) {
-      const value = v4Number(ip.bytes);
+      const value = ipv4ToNumber(ip.bytes);
       for (const [network, mask] of v4) if ((value & mask) >>> 0 === network) return true;
       return false;
     }

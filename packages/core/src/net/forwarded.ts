@@ -56,7 +56,8 @@ function isPort(text: string): boolean {
   return Number(text) <= 65535;
 }
 
-function ipHop(raw: string, ip: IpAddress, port?: string): ForwardedHop {
+/** The hop of an address: canonical text, IPv4-mapped addresses as IPv4 (RFC 4291 §2.5.5.2). */
+export function ipHop(raw: string, ip: IpAddress, port?: string): ForwardedHop {
   const canonical = unmapIpv4(ip);
   const hop = { kind: 'ip' as const, raw, address: formatIp(canonical), ip: canonical };
   return Object.freeze(port === undefined ? hop : { ...hop, port });

@@ -2,7 +2,7 @@
  * What kind of address an IP is, after the IANA IPv4 and IPv6 Special-Purpose Address Registries
  * (RFC 6890, RFC 8190), plus the cloud metadata endpoints that SSRF attacks aim at.
  */
-import { formatIp, type IpAddress } from './ip.ts';
+import { formatIp, type IpAddress, ipv4FromNumber, ipv4ToNumber } from './ip.ts';
 
 /**
  * The class of an address:
@@ -81,25 +81,8 @@ const V4_RANGES: readonly V4Range[] = [
   [0xf0000000, 4, 'reserved'],
 ];
 
-function v4Number(bytes: Uint8Array, offset: number): number {
-  return (
-    (((bytes[offset] as number) << 24) |
-      ((bytes[offset + 1] as number) << 16) |
-      ((bytes[offset + 2] as number) << 8) |
-      (bytes[offset + 3] as number)) >>>
-    0
-  );
-}
-
-function v4From(value: number): IpAddress {
-  return {
-    version: 4,
-    bytes: new Uint8Array([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]),
-  };
-}
-
 function classifyIpv4(address: IpAddress): IpClass {
-  const value = v4Number(address.bytes, 0);
+  const value = ipv4ToNumber(address.bytes);
   if (value === 0xffffffff) return 'broadcast';
   if (METADATA.has(formatIp(address))) return 'metadata';
   for (const [network, prefix, cls] of V4_RANGES) {
@@ -145,7 +128,7 @@ export function embeddedIpv4(address: IpAddress): IpAddress | undefined {
   }
   if (g0 === 0x2002) return { version: 4, bytes: b.slice(2, 6) };
   // Teredo stores the client address with every bit inverted (RFC 4380 §4).
-  if (g0 === 0x2001 && g1 === 0) return v4From(~v4Number(b, 12) >>> 0);
+  if (g0 === 0x2001 && g1 === 0) return { version: 4, bytes: ipv4FromNumber(~ipv4ToNumber(b, 12) >>> 0) };
   return undefined;
 }
 

@@ -3,6 +3,7 @@
  * §2.2 IPv6 text), canonical formatting (RFC 5952) and classification by the IANA special-purpose
  * address registries (RFC 6890 and successors).
  */
+import { hexValue } from '../security/hex.ts';
 
 /** An IP address: 4 bytes (IPv4) or 16 bytes (IPv6), network byte order. */
 export interface IpAddress {
@@ -31,13 +32,6 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
-
 /** RFC 6874 ZoneID characters: unreserved only (pct-encoded forms are refused). */
 function isZoneChar(c: number): boolean {
   return (
@@ -49,6 +43,22 @@ function isZoneChar(c: number): boolean {
     c === 95 /* _ */ ||
     c === 126 /* ~ */
   );
+}
+
+/** The 32-bit unsigned value of the IPv4 address stored at `offset` in `bytes` (network byte order). */
+export function ipv4ToNumber(bytes: Uint8Array, offset = 0): number {
+  return (
+    (((bytes[offset] as number) << 24) |
+      ((bytes[offset + 1] as number) << 16) |
+      ((bytes[offset + 2] as number) << 8) |
+      (bytes[offset + 3] as number)) >>>
+    0
+  );
+}
+
+/** The 4 bytes (network byte order) of a 32-bit unsigned IPv4 value. */
+export function ipv4FromNumber(value: number): Uint8Array {
+  return new Uint8Array([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
 }
 
 /** Strict dotted quad: four decimal parts 0-255, no leading zeros, no sign, no whitespace. */
@@ -125,7 +135,7 @@ function parseIpv4Legacy(text: string): Uint8Array | undefined {
   const tail = parts[last] as number;
   if (tail >= 256 ** (4 - last)) return undefined;
   value += tail;
-  return new Uint8Array([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
+  return ipv4FromNumber(value);
 }
 
 /**

@@ -4,9 +4,15 @@
  * right, say anything true.
  */
 import { type CidrMatcher, compileCidrs, parseCidr } from './cidr.ts';
-import { type ForwardedHop, parseForwarded, parseForwardedNode, parseXForwardedFor } from './forwarded.ts';
+import {
+  type ForwardedHop,
+  ipHop,
+  parseForwarded,
+  parseForwardedNode,
+  parseXForwardedFor,
+} from './forwarded.ts';
 import { classifyIp } from './ip-class.ts';
-import { formatIp, parseIp, unmapIpv4 } from './ip.ts';
+import { parseIp } from './ip.ts';
 
 /** The `behindProxy` App option: which proxies sit in front of the app. */
 export type ProxyPosture = 'none' | 'loopback' | { hops: number } | { cidrs: readonly string[] };
@@ -106,9 +112,7 @@ function peerHop(peer: string | undefined): ForwardedHop {
   if (peer === undefined) return { kind: 'invalid', raw: '' };
   // The socket's own text: a zone id (`fe80::1%eth0`) is dropped, not refused.
   const ip = parseIp(peer.trim(), { zone: 'strip' });
-  if (ip === undefined) return parseForwardedNode(peer);
-  const canonical = unmapIpv4(ip);
-  return { kind: 'ip', raw: peer, address: formatIp(canonical), ip: canonical };
+  return ip === undefined ? parseForwardedNode(peer) : ipHop(peer, ip);
 }
 
 /**

@@ -2,6 +2,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 import { parseContentLength, readFramedBody, readStreamLimited, tooLarge } from '../security/body-limit.ts';
 import { safeJsonParse } from '../security/safe-json.ts';
 import type { MultipartLimits } from '../app/options.ts';
+import { addPair } from './request-parts.ts';
 
 /** The media type of a Content-Type value: lower case, parameters dropped (RFC 9110 §8.3.1). */
 export function mediaType(contentType: string | null): string | undefined {
@@ -34,14 +35,9 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
-function formToObject(entries: Iterable<[string, FormDataEntryValue | string]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of entries) {
-    if (key === '__proto__') continue;
-    if (!Object.hasOwn(out, key)) out[key] = value;
-    else if (Array.isArray(out[key])) (out[key] as unknown[]).push(value);
-    else out[key] = [out[key], value];
-  }
+function formToObject(entries: Iterable<[string, FormDataEntryValue]>): Record<string, unknown> {
+  const out: Record<string, FormDataEntryValue | FormDataEntryValue[]> = {};
+  for (const [key, value] of entries) addPair(out, key, value);
   return out;
 }
 

@@ -7,15 +7,14 @@ import {
   type HookTraits,
   type HttpMethod,
   type Hooks,
-  hookTraitsOf,
   type ResponseSpec,
   type RouteInfo,
 } from '../types/index.ts';
 import type { BodyReadOptions } from './body.ts';
 import { type CrossOriginCheck, crossOriginCheck } from './cross-origin.ts';
-import { type PhaseTable, phaseTable } from './hook-layers.ts';
+import { layerTraits, type PhaseTable, phaseTable } from './hook-layers.ts';
 import { mockHandler } from './mock-handler.ts';
-import { HOOK_PHASES } from '../types/index.ts';
+import { responsePlan } from './respond.ts';
 
 /** How one request part (params, query, headers) is validated, decided at registration. */
 export interface PartPlan {
@@ -30,6 +29,8 @@ export interface ResponsePlan {
   readonly status: number;
   readonly schema: AnySchema | undefined;
   readonly contentType: string | undefined;
+  /** A string body is JSON-encoded (the declared content type is JSON); otherwise it is sent as is. */
+  readonly stringAsJson: boolean;
   /**
    * Header sets of the common responses, built once: the content type plus the App's security
    * headers, so a response is born complete and step 8 has nothing to add.
@@ -45,7 +46,7 @@ export interface ResponsePlan {
 export interface ResponseHeaderSets {
   /** No body: the security headers only (undefined when there are none). */
   readonly empty: Headers | undefined;
-  /** A JSON body (or the declared content type). */
+  /** A JSON body, or any body with a declared content type (which it carries instead). */
   readonly json: Headers;
   /** A text body with no declared content type. */
   readonly text: Headers;
@@ -68,15 +69,18 @@ export interface CompiledRoute {
   readonly query: PartPlan | undefined;
   readonly headers: PartPlan | undefined;
   readonly body: AnySchema | undefined;
-  readonly contentTypes: readonly string[];
   readonly bodyLimitBytes: number;
-  /** Limits and media types for reading the body, fixed at registration. */
+  /** Limits and media types (lower case) for reading the body, fixed at registration. */
   readonly bodyRead: BodyReadOptions;
   readonly responses: ReadonlyMap<number, ResponsePlan>;
   readonly declaredStatuses: string;
   readonly validateResponses: boolean;
   readonly acknowledgeRawResponse: boolean;
-  /** No hooks and no body: the route may finish without a single promise when its code is sync. */
+  /**
+   * No body and no hook in the steps the route runs itself (scoped onRequest, preBody,
+   * beforeHandle, afterHandle): the route may finish without a single promise when its code is
+   * sync. Global onRequest and the onError/onSend/onResponse hooks run in dispatch either way.
+   */
   readonly direct: boolean;
   /** The traits of every hook layer of the route, outermost first (for the boot guards). */
   readonly traits: readonly HookTraits[];
@@ -115,25 +119,6 @@ function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartP
   return schema === undefined ? undefined : { location, schema, coercion: planCoercion(schema) };
 }
 
-const JSON_TYPE = 'application/json';
-const TEXT_TYPE = 'text/plain; charset=utf-8';
-
-function headerSets(
-  contentType: string | undefined,
-  security: ReadonlyArray<readonly [string, string]>,
-): ResponseHeaderSets {
-  const build = (type: string | undefined): Headers => {
-    const headers = new Headers(type === undefined ? undefined : { 'content-type': type });
-    for (const [name, value] of security) headers.set(name, value);
-    return headers;
-  };
-  return Object.freeze({
-    empty: security.length === 0 ? undefined : build(undefined),
-    json: build(contentType ?? JSON_TYPE),
-    text: build(TEXT_TYPE),
-  });
-}
-
 export function compileRoute(input: CompileInput): CompiledRoute {
   const { definition, path, options } = input;
   const where = `Route ${definition.method} ${path}`;
@@ -144,22 +129,15 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     definition.responses as Record<string, ResponseSpec | undefined>,
   )) {
     const status = Number(key);
-    responses.set(status, {
-      status,
-      schema: schemaOf(spec?.body, `${where}: responses[${key}].body`),
-      contentType: spec?.contentType,
-      headersFor: headerSets(spec?.contentType, security.responseHeaders),
-    });
+    const schema = schemaOf(spec?.body, `${where}: responses[${key}].body`);
+    responses.set(status, responsePlan(status, schema, spec?.contentType, security.responseHeaders));
   }
   const layers = [...input.globalLayers, ...input.scopedLayers];
-  const traits: HookTraits[] = [];
-  for (const hooks of layers) {
-    const t = hookTraitsOf(hooks);
-    if (t !== undefined) traits.push(t);
-  }
+  const traits = layerTraits(layers);
   const contentTypes = request.contentTypes ?? options.allowedContentTypes;
   const lowerTypes: readonly string[] = contentTypes.map((t: string) => t.toLowerCase());
   const hooks = phaseTable(layers);
+  const scopedOnRequest = phaseTable(input.scopedLayers).onRequest;
   const body = schemaOf(request.body, `${where}: request.body`);
   return Object.freeze({
     definition,
@@ -172,12 +150,11 @@ export function compileRoute(input: CompileInput): CompiledRoute {
       auth: input.auth,
     }),
     hooks,
-    scopedOnRequest: phaseTable(input.scopedLayers).onRequest,
+    scopedOnRequest,
     params: partPlan('params', schemaOf(request.params, `${where}: request.params`)),
     query: partPlan('query', schemaOf(request.query, `${where}: request.query`)),
     headers: partPlan('headers', schemaOf(request.headers, `${where}: request.headers`)),
     body,
-    contentTypes: lowerTypes,
     bodyRead: Object.freeze({
       limit: options.bodyLimitBytes,
       allowed: lowerTypes,
@@ -189,8 +166,13 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     validateResponses: options.validateResponses,
     acknowledgeRawResponse:
       definition.acknowledgeNoResponseBodySchema === true || traits.some((t) => t.replaysResponses === true),
-    direct: body === undefined && HOOK_PHASES.every((phase) => hooks[phase] === undefined),
-    traits: Object.freeze(traits),
+    direct:
+      body === undefined &&
+      scopedOnRequest === undefined &&
+      hooks.preBody === undefined &&
+      hooks.beforeHandle === undefined &&
+      hooks.afterHandle === undefined,
+    traits,
     crossOrigin: crossOriginCheck(definition.method, security.corsCrossOriginGuard, traits),
     decorations: input.decorations,
     handler: security.mockMode ? mockHandler(definition, path) : definition.handler,

@@ -92,37 +92,63 @@ function handle(
   guardPerimeter(host.perimeter, request, host.inFlight - 1);
 
   // 1. onRequest: constructor hooks, then app.use perimeter guards.
-  if (host.constructorOnRequest !== undefined || host.perimeterOnRequest !== undefined) {
-    return runOnRequest(host, exchange).then((early) => early ?? matchAndRun(host, exchange, preMatched));
+  const early = runOnRequest(host, exchange);
+  if (early instanceof Promise) {
+    return early.then((answer) => answer ?? matchAndRun(host, exchange, preMatched));
   }
-  return matchAndRun(host, exchange, preMatched);
+  return early ?? matchAndRun(host, exchange, preMatched);
 }
 
-async function runOnRequest(host: PipelineHost, exchange: Exchange): Promise<Response | undefined> {
+type EarlyAnswer = Response | undefined | Promise<Response | undefined>;
+
+/** Step 1: the constructor's onRequest hooks, then the perimeter guards; sync until a hook is async. */
+function runOnRequest(host: PipelineHost, exchange: Exchange): EarlyAnswer {
+  const constructorHooks = host.constructorOnRequest;
+  const guards = host.perimeterOnRequest;
+  if (constructorHooks === undefined && guards === undefined) return undefined;
   const request = exchange.request;
   // Hooks given the raw request may ask for its client address (clientIp(request)).
   bindClientAddress(request, host.clientAddress);
-  if (host.constructorOnRequest !== undefined) {
-    for (const hook of host.constructorOnRequest) {
-      let out = hook(request);
-      if (out instanceof Promise) out = await out;
-      if (out instanceof Response) return out;
-    }
+  const runGuards = (): EarlyAnswer =>
+    guards === undefined ? undefined : runPerimeterGuards(exchange, guards);
+  const early = constructorHooks === undefined ? undefined : runRequestHooks(constructorHooks, request, 0);
+  if (early instanceof Promise) return early.then((answer) => answer ?? runGuards());
+  return early ?? runGuards();
+}
+
+/** The `app.use` onRequest guards: one that answers or throws marks the exchange (see phasesFor). */
+function runPerimeterGuards(exchange: Exchange, guards: NonNullable<PhaseList<'onRequest'>>): EarlyAnswer {
+  const answered = (out: Response | undefined): Response | undefined => {
+    if (out !== undefined) exchange.guardAnswered = true;
+    return out;
+  };
+  const failed = (error: unknown): never => {
+    exchange.guardAnswered = true;
+    throw error;
+  };
+  let out: EarlyAnswer;
+  try {
+    out = runRequestHooks(guards, exchange.request, 0);
+  } catch (error) {
+    return failed(error);
   }
-  if (host.perimeterOnRequest !== undefined) {
-    try {
-      for (const hook of host.perimeterOnRequest) {
-        let out = hook(request);
-        if (out instanceof Promise) out = await out;
-        if (out instanceof Response) {
-          exchange.guardAnswered = true;
-          return out;
-        }
-      }
-    } catch (error) {
-      exchange.guardAnswered = true;
-      throw error;
+  return out instanceof Promise ? out.then(answered, failed) : answered(out);
+}
+
+/** Runs onRequest hooks from index `from` until one answers with a Response. */
+function runRequestHooks(
+  hooks: NonNullable<PhaseList<'onRequest'>>,
+  request: Request,
+  from: number,
+): EarlyAnswer {
+  for (let i = from; i < hooks.length; i++) {
+    const out = hooks[i]!(request);
+    if (out instanceof Promise) {
+      return out.then((settled) =>
+        settled instanceof Response ? settled : runRequestHooks(hooks, request, i + 1),
+      );
     }
+    if (out instanceof Response) return out;
   }
   return undefined;
 }

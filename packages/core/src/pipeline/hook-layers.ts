@@ -1,4 +1,11 @@
-import { HOOK_PHASES, type HookInput, type HookPhase, type Hooks } from '../types/index.ts';
+import {
+  HOOK_PHASES,
+  type HookInput,
+  type HookPhase,
+  type Hooks,
+  type HookTraits,
+  hookTraitsOf,
+} from '../types/index.ts';
 
 /** Every hook of one phase, in composition order, or undefined when there are none. */
 export type PhaseList<P extends HookPhase> = readonly NonNullable<Hooks[P]>[] | undefined;
@@ -34,6 +41,16 @@ export function phaseTable(layers: readonly Hooks[]): PhaseTable {
     }
   }
   return Object.freeze(table) as PhaseTable;
+}
+
+/** The traits the layers' builders declared, in layer order (layers without traits are skipped). */
+export function layerTraits(layers: readonly Hooks[]): readonly HookTraits[] {
+  const traits: HookTraits[] = [];
+  for (const hooks of layers) {
+    const t = hookTraitsOf(hooks);
+    if (t !== undefined) traits.push(t);
+  }
+  return Object.freeze(traits);
 }
 
 export const EMPTY_PHASES: PhaseTable = phaseTable([]);

@@ -16,8 +16,8 @@ export function splitUrl(url: string): { pathname: string; search: string } {
 
 const hasOwn = Object.hasOwn;
 
-/** Adds one query pair; a repeated key gives an array (`?tag=a&tag=b`). */
-function addPair(out: RawQuery, key: string, value: string): void {
+/** Adds one name/value pair (query, form); a repeated name gives an array (`?tag=a&tag=b`). */
+export function addPair<V>(out: Record<string, V | V[] | undefined>, key: string, value: V): void {
   // A `__proto__` key would reach the prototype through assignment; it is never a real parameter.
   if (key === '__proto__') return;
   if (!hasOwn(out, key)) {
@@ -26,7 +26,7 @@ function addPair(out: RawQuery, key: string, value: string): void {
   }
   const previous = out[key];
   if (Array.isArray(previous)) previous.push(value);
-  else out[key] = [previous as string, value];
+  else out[key] = [previous as V, value];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { InternalError } from '../errors/index.ts';
-import { flattenIssues, type StandardResult } from '../schema/index.ts';
+import { type AnySchema, flattenIssues, type StandardResult } from '../schema/index.ts';
 import type { AnyHandlerResult } from '../types/index.ts';
 import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
@@ -12,6 +12,34 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
 
 const JSON_TYPE = 'application/json';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * How one declared status is answered, decided at registration: the header sets `respond` uses
+ * as they are, and whether a string body is JSON text (declared JSON content type) or sent as is.
+ */
+export function responsePlan(
+  status: number,
+  schema: AnySchema | undefined,
+  contentType: string | undefined,
+  security: ReadonlyArray<readonly [string, string]>,
+): ResponsePlan {
+  const build = (type: string | undefined): Headers => {
+    const headers = new Headers(type === undefined ? undefined : { 'content-type': type });
+    for (const [name, value] of security) headers.set(name, value);
+    return headers;
+  };
+  return Object.freeze({
+    status,
+    schema,
+    contentType,
+    stringAsJson: contentType !== undefined && isJsonMediaType(mediaType(contentType) ?? ''),
+    headersFor: Object.freeze({
+      empty: security.length === 0 ? undefined : build(undefined),
+      json: build(contentType ?? JSON_TYPE),
+      text: build(TEXT_TYPE),
+    }),
+  });
+}
 
 function isPassThroughBody(body: unknown): body is BodyInit {
   return (
@@ -85,19 +113,13 @@ function serialise(
   const noBody = body === undefined || body === null || NULL_BODY_STATUSES.has(status);
   if (pending === undefined && result.headers === undefined) {
     // The common case: no extra headers, so the prebuilt header sets (content type plus the App's
-    // security headers) are used as they are, and step 8 has nothing left to add.
-    const sets = plan.headersFor;
-    if (noBody) {
+    // security headers) are used as they are, and step 8 has nothing left to add. Streams, blobs
+    // and forms take the general path: their content type may come from the body itself.
+    const response = prebuilt(plan, status, body, noBody);
+    if (response !== undefined) {
+      // Marked only once built: a body JSON cannot encode throws, and its 500 is hardened in step 8.
       ctx.hardened = true;
-      return new Response(null, { status, headers: sets.empty });
-    }
-    if (typeof body === 'object' && !isPassThroughBody(body)) {
-      ctx.hardened = true;
-      return new Response(JSON.stringify(body), { status, headers: sets.json });
-    }
-    if (typeof body === 'string' && plan.contentType === undefined) {
-      ctx.hardened = true;
-      return new Response(body, { status, headers: sets.text });
+      return response;
     }
   }
   const headers = new Headers(pending);
@@ -114,10 +136,7 @@ function serialise(
   if (isPassThroughBody(body)) {
     payload = body;
     type = declared;
-  } else if (
-    typeof body === 'string' &&
-    (declared === undefined || !isJsonMediaType(mediaType(declared) ?? ''))
-  ) {
+  } else if (typeof body === 'string' && !plan.stringAsJson) {
     payload = body;
     type = declared ?? TEXT_TYPE;
   } else {
@@ -126,6 +145,17 @@ function serialise(
   }
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
   return new Response(payload, { status, headers });
+}
+
+/** The response on a prebuilt header set, or undefined for a pass-through body (stream, blob, form...). */
+function prebuilt(plan: ResponsePlan, status: number, body: unknown, noBody: boolean): Response | undefined {
+  const sets = plan.headersFor;
+  if (noBody) return new Response(null, { status, headers: sets.empty });
+  if (typeof body === 'string' && !plan.stringAsJson) {
+    return new Response(body, { status, headers: plan.contentType === undefined ? sets.text : sets.json });
+  }
+  if (isPassThroughBody(body)) return undefined;
+  return new Response(JSON.stringify(body), { status, headers: sets.json });
 }
 
 /**

@@ -77,8 +77,9 @@ export async function runRoute(route: CompiledRoute, ctx: RequestContext): Promi
 }
 
 /**
- * The same steps for a route with no hooks and no body (`route.direct`): validation, handler and
- * response stay synchronous when the schemas and the handler are, so no promise is made at all.
+ * The same steps for a route with no body and no hooks of its own steps (`route.direct`):
+ * validation, handler and response stay synchronous when the schemas and the handler are, so no
+ * promise is made at all.
  */
 export function runDirectRoute(route: CompiledRoute, ctx: RequestContext): Response | Promise<Response> {
   // 4. Validation (params, query, headers; a direct route has no body).

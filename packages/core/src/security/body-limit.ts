@@ -12,11 +12,18 @@ function unreadable(error: unknown): Error {
   });
 }
 
-/** A Content-Length value as a number; undefined when absent or not a valid length. */
+/**
+ * A Content-Length value as a number; undefined when absent or not a valid length. RFC 9110 §8.6
+ * allows `1*DIGIT` only: `Number()` alone would also read `0x10`, `1e3`, `+5` and `""`.
+ */
 export function parseContentLength(header: string | null): number | undefined {
-  if (header === null) return undefined;
+  if (header === null || header === '') return undefined;
+  for (let i = 0; i < header.length; i++) {
+    const c = header.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
   const n = Number(header);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 export function declaredLength(request: Request): number | undefined {
@@ -144,8 +151,13 @@ export async function readStreamLimited(
     }
     chunks.push(value);
   }
+  return concatBytes(chunks, total);
+}
+
+/** The chunks as one array of `size` bytes (their total); a single chunk is returned as it is. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
+  const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

@@ -1,5 +1,5 @@
 // Cookies (RFC 6265; prefixes, SameSite and size limits from RFC 6265bis; Partitioned from CHIPS).
-import { isHttpToken } from './header-guards.ts';
+import { isHttpToken, trimOws } from './header-guards.ts';
 
 /** Attributes of a Set-Cookie; every field optional, with the defaults below. */
 export interface CookieAttributes {
@@ -229,14 +229,6 @@ export function serializeClearCookie(name: string, attributes?: CookieAttributes
   const cleared = { ...attributes, maxAgeSeconds: undefined, expires: undefined };
   assertCookieAttributes({ scope: 'cookie', name, attributes: cleared });
   return `${name}=; Max-Age=0; Expires=${EPOCH}${attributeList(resolve(cleared))}`;
-}
-
-function trimOws(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09)) start++;
-  while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
-  return text.slice(start, end);
 }
 
 function decodeValue(raw: string): string {

@@ -1,6 +1,7 @@
 // Client-supplied file names and relative paths: path traversal (CWE-22), hidden and device names,
 // and characters that make a name display differently from what it is (bidi overrides, CVE-2021-42574).
 import { BadRequestError } from '../errors/index.ts';
+import { hexValue } from './hex.ts';
 
 /** What `sanitizeFilename` returns when nothing usable is left. */
 export const FALLBACK_FILENAME = 'file';
@@ -97,13 +98,6 @@ export function sanitizeFilename(name: string): string {
 }
 
 const ENCODED_SPECIAL = new Set([0x00, 0x25, 0x2e, 0x2f, 0x3a, 0x5c, 0xc0, 0xc1]);
-
-function hexValue(code: number): number {
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
-  const lower = code | 0x20;
-  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
-  return -1;
-}
 
 /** Why `path` is unsafe, or undefined. */
 function unsafeReason(path: string): string | undefined {

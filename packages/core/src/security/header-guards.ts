@@ -39,6 +39,15 @@ function isFieldWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
+/** `text` without leading or trailing OWS, i.e. SP and HTAB (RFC 9110 §5.6.3). */
+export function trimOws(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isFieldWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isFieldWhitespace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
 /**
  * Validates a field value and returns it without leading or trailing SP/HTAB (RFC 9110 §5.5).
  * Throws a 400 for CR, LF, NUL, any other control character but HTAB, DEL, or a character above
@@ -56,11 +65,7 @@ export function sanitizeHeaderValue(value: string, name?: string): string {
     }
     if (c > 0xff) throw new BadRequestError(`${label} contains a character outside Latin-1 (RFC 9110 §5.5)`);
   }
-  let start = 0;
-  let end = value.length;
-  while (start < end && isFieldWhitespace(value.charCodeAt(start))) start++;
-  while (end > start && isFieldWhitespace(value.charCodeAt(end - 1))) end--;
-  return value.slice(start, end);
+  return trimOws(value);
 }
 
 /** A header name fit to quote in an error detail: a token (cut at 64 characters), anything else replaced. */

@@ -1,3 +1,12 @@
+export {
+  type Base64Alphabet,
+  decodeBase64,
+  decodeBase64Url,
+  encodeBase64,
+  encodeBase64Url,
+  isBase64UrlOfLength,
+} from './base64.ts';
+export { isProductionEnv } from './environment.ts';
 export * from './safe-json.ts';
 export { limitedRequest, readBodyLimited } from './body-limit.ts';
 export { contentDisposition } from './content-disposition.ts';
@@ -30,7 +39,6 @@ export {
 } from './mongo.ts';
 export {
   assertStrongSecret,
-  encodeBase64Url,
   MIN_DEV_SECRET_BYTES,
   MIN_PROD_SECRET_BYTES,
   randomId,

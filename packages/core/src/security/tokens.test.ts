@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import {
   assertStrongSecret,
-  encodeBase64Url,
   MIN_PROD_SECRET_BYTES,
   randomId,
   timingSafeEqual,
   WeakSecretError,
 } from './tokens.ts';
+import { encodeBase64Url } from './base64.ts';
 
 function randomHex(bytes: number): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>

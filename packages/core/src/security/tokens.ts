@@ -1,4 +1,6 @@
 // Comparison, random tokens and secret strength. Randomness comes only from crypto.getRandomValues.
+import { encodeBase64Url } from './base64.ts';
+import { isProductionEnv } from './environment.ts';
 
 const encoder = new TextEncoder();
 
@@ -22,23 +24,6 @@ export function timingSafeEqual(a: string | Uint8Array, b: string | Uint8Array):
     diff |= (left[i] ?? 0) ^ (right[i] ?? 0);
   }
   return diff === 0;
-}
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** Base64url without padding (RFC 4648 §5). */
-export function encodeBase64Url(bytes: Uint8Array): string {
-  const digit = (n: number): string => BASE64URL.charAt(n & 63);
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const remaining = bytes.length - i;
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    // 1 byte gives 2 digits, 2 give 3, 3 give 4; no "=" padding.
-    out += digit(n >> 18) + digit(n >> 12);
-    if (remaining > 1) out += digit(n >> 6);
-    if (remaining > 2) out += digit(n);
-  }
-  return out;
 }
 
 /** The most `crypto.getRandomValues` fills in one call (WebCrypto §10.1.1). */
@@ -173,11 +158,6 @@ function isLowEntropy(bytes: Uint8Array): boolean {
     if (delta === 1 || delta === -1) steps++;
   }
   return steps * 2 > bytes.length - 1;
-}
-
-function isProductionEnv(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.NODE_ENV === 'production';
 }
 
 /**

@@ -5,6 +5,7 @@
 // `t`. A verifier accepts several `v1=` entries (a sender rotating secrets signs with each) and
 // ignores unknown keys (room for a future `v2`). The algorithm is never read from the string:
 // both sides configure it, so an attacker cannot pick a weaker one.
+import { encodeHex } from './hex.ts';
 import { timingSafeEqual } from './tokens.ts';
 
 /** HMAC hash functions a webhook signature may use. */
@@ -96,12 +97,6 @@ async function hmac(
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
 }
 
-function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
 /** Signs a webhook payload; resolves `t=<unix seconds>,v1=<hex HMAC of "<t>.<payload>">`. */
 export async function signWebhookPayload(options: SignWebhookOptions): Promise<string> {
   const hash = hashOf(options.algorithm ?? 'sha256');
@@ -110,7 +105,7 @@ export async function signWebhookPayload(options: SignWebhookOptions): Promise<s
   if (typeof options.payload !== 'string' && !(options.payload instanceof Uint8Array)) {
     throw new TypeError('The webhook payload must be a string or Uint8Array');
   }
-  return `t=${timestamp},v1=${toHex(await hmac(hash, secret, timestamp, options.payload))}`;
+  return `t=${timestamp},v1=${encodeHex(await hmac(hash, secret, timestamp, options.payload))}`;
 }
 
 const MAX_SIGNATURE_LENGTH = 4096;
@@ -189,7 +184,7 @@ export async function verifyWebhookSignature(options: VerifyWebhookOptions): Pro
   if (apart !== undefined && parsed.timestamp !== undefined && apart !== parsed.timestamp) return false;
   const timestamp = parsed.timestamp ?? apart;
   if (timestamp === undefined || Math.abs(now - timestamp) > tolerance) return false;
-  const expected = encoder.encode(toHex(await hmac(hash, secret, timestamp, options.payload)));
+  const expected = encoder.encode(encodeHex(await hmac(hash, secret, timestamp, options.payload)));
   let matched = false;
   // Every candidate is compared, so the time taken does not reveal which one matched.
   for (const candidate of parsed.candidates) {

@@ -1,8 +1,8 @@
 // Test support only (never exported by the barrel): key pairs for every algorithm, generated once
 // per test file, and a raw token builder that signs arbitrary headers and payloads so the tests can
 // forge what the signer refuses to make.
-import { algorithmSpec, JWT_ALGORITHMS, type JwtAlgorithm, signParams } from './algorithms.ts';
-import { encodeBase64Url, encodeBase64UrlText } from './base64url.ts';
+import { algorithmSpec, JWT_ALGORITHMS, type JwtAlgorithm, signParams } from '../algorithms.ts';
+import { encodeBase64Url, encodeBase64UrlText } from '../base64url.ts';
 
 /** The keys of one algorithm, as CryptoKeys and as JWKs. */
 export interface TestKeys {

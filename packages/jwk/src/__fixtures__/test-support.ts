@@ -3,10 +3,11 @@
  * (independent of @charter/jwt, so the tests do not check the verifier against itself), and a real
  * HTTPS JWKS server, signed by the test CA in tests/fixtures/tls, that can fail and rotate keys.
  */
-import type { Jwk, JwkSet } from './jwk-set.ts';
-import type { JwksFetch } from './options.ts';
+import { encodeBase64Url } from '@charter/core';
+import type { Jwk, JwkSet } from '../jwk-set.ts';
+import type { JwksFetch } from '../options.ts';
 
-const TLS_DIR = new URL('../../../tests/fixtures/tls/', import.meta.url);
+const TLS_DIR = new URL('../../../../tests/fixtures/tls/', import.meta.url);
 
 type SignAlg = 'RS256' | 'PS256' | 'ES256' | 'ES384' | 'EdDSA' | 'HS256';
 
@@ -67,12 +68,26 @@ export const jwkSet = (...keys: TestKey[]): JwkSet => ({ keys: keys.map((key) =>
 
 const encoder = new TextEncoder();
 
-/** Base64url without padding (RFC 4648 §5). */
+/** Base64url without padding (RFC 4648 §5), of bytes or of UTF-8 text (the core's encoder). */
 export function base64url(input: Uint8Array | string): string {
-  const bytes = typeof input === 'string' ? encoder.encode(input) : input;
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return encodeBase64Url(typeof input === 'string' ? encoder.encode(input) : input);
+}
+
+/** ASCII(BASE64URL(header) || '.' || BASE64URL(payload)): the JWS signing input (RFC 7515 §5.1). */
+function signingInput(header: Record<string, unknown>, payload: Record<string, unknown>): string {
+  return `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+}
+
+/** Signs the compact JWS `header.payload` with WebCrypto `params` (RFC 7515 §7.1). */
+async function signCompact(
+  params: AlgorithmIdentifier | RsaPssParams | EcdsaParams,
+  key: CryptoKey,
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const input = signingInput(header, payload);
+  const signature = await crypto.subtle.sign(params, key, encoder.encode(input));
+  return `${input}.${base64url(new Uint8Array(signature))}`;
 }
 
 /** Signs a compact JWS (RFC 7515 §7.1). `header` overrides the default `{ alg, kid, typ: 'JWT' }`. */
@@ -87,13 +102,7 @@ export async function signToken(
     ...(key.kid === undefined ? {} : { kid: key.kid }),
     ...header,
   };
-  const input = `${base64url(JSON.stringify(protectedHeader))}.${base64url(JSON.stringify(payload))}`;
-  const signature = await crypto.subtle.sign(
-    SIGN[key.alg as Exclude<SignAlg, 'HS256'>],
-    key.privateKey,
-    encoder.encode(input),
-  );
-  return `${input}.${base64url(new Uint8Array(signature))}`;
+  return signCompact(SIGN[key.alg as Exclude<SignAlg, 'HS256'>], key.privateKey, protectedHeader, payload);
 }
 
 /** An HS256 token signed with `secret` (for the algorithm-confusion test). */
@@ -105,9 +114,7 @@ export async function signHs256(
   const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
   ]);
-  const input = `${base64url(JSON.stringify({ alg: 'HS256', ...header }))}.${base64url(JSON.stringify(payload))}`;
-  const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(input));
-  return `${input}.${base64url(new Uint8Array(signature))}`;
+  return signCompact({ name: 'HMAC' }, key, { alg: 'HS256', ...header }, payload);
 }
 
 /** An unsigned `alg: none` token (RFC 7519 §6.1). */
@@ -115,7 +122,7 @@ export function unsecuredToken(
   payload: Record<string, unknown>,
   header: Record<string, unknown> = {},
 ): string {
-  return `${base64url(JSON.stringify({ alg: 'none', ...header }))}.${base64url(JSON.stringify(payload))}.`;
+  return `${signingInput({ alg: 'none', ...header }, payload)}.`;
 }
 
 /** Replaces the last character of the payload segment: the signature no longer matches. */

@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'bun:test';
+import { type } from 'arktype';
+import { resolveAppOptions } from '../app/options.ts';
+import type { AnyRouteDefinition, Hooks } from '../types/index.ts';
+import { compileRoute } from './compiled-route.ts';
+import { responsePlan } from './respond.ts';
+
+const noop = (): void => {};
+
+function compile(
+  layers: { global?: Hooks[]; scoped?: Hooks[] },
+  request?: AnyRouteDefinition['request'],
+): ReturnType<typeof compileRoute> {
+  const definition = {
+    method: 'POST',
+    path: '/x',
+    request,
+    responses: { 200: { body: type({ ok: 'boolean' }) } },
+    handler: () => ({ status: 200, body: { ok: true } }),
+  } as unknown as AnyRouteDefinition;
+  return compileRoute({
+    definition,
+    path: '/x',
+    operationId: undefined,
+    auth: undefined,
+    globalLayers: layers.global ?? [],
+    scopedLayers: layers.scoped ?? [],
+    decorations: {},
+    options: resolveAppOptions({}),
+  });
+}
+
+describe('compileRoute: direct', () => {
+  test('a route with no body and no hooks is direct', () => {
+    expect(compile({}).direct).toBe(true);
+  });
+
+  test('global onRequest, onError, onSend and onResponse hooks leave a route direct (dispatch runs them)', () => {
+    const global: Hooks[] = [{ onRequest: noop, onError: noop, onSend: noop, onResponse: noop }];
+    expect(compile({ global }).direct).toBe(true);
+    expect(compile({ scoped: [{ onError: noop, onSend: noop, onResponse: noop }] }).direct).toBe(true);
+  });
+
+  test('a hook of a step the route runs itself, or a body, makes the route not direct', () => {
+    expect(compile({ scoped: [{ onRequest: noop }] }).direct).toBe(false);
+    expect(compile({ global: [{ preBody: noop }] }).direct).toBe(false);
+    expect(compile({ scoped: [{ beforeHandle: noop }] }).direct).toBe(false);
+    expect(compile({ scoped: [{ afterHandle: () => undefined }] }).direct).toBe(false);
+    expect(compile({}, { body: type({ a: 'string' }) }).direct).toBe(false);
+  });
+});
+
+describe('responsePlan', () => {
+  const security = [['x-frame-options', 'DENY']] as const;
+
+  test('a string body is JSON text only when the declared content type is JSON', () => {
+    expect(responsePlan(200, undefined, 'application/json', security).stringAsJson).toBe(true);
+    expect(
+      responsePlan(200, undefined, 'Application/Problem+JSON; charset=utf-8', security).stringAsJson,
+    ).toBe(true);
+    expect(responsePlan(200, undefined, 'text/csv', security).stringAsJson).toBe(false);
+    expect(responsePlan(200, undefined, undefined, security).stringAsJson).toBe(false);
+  });
+
+  test('the header sets carry the content type and the security headers', () => {
+    const sets = responsePlan(200, undefined, 'text/csv', security).headersFor;
+    expect(sets.json.get('content-type')).toBe('text/csv');
+    expect(sets.text.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(sets.empty?.get('content-type')).toBeNull();
+    for (const set of [sets.json, sets.text, sets.empty]) expect(set?.get('x-frame-options')).toBe('DENY');
+    expect(responsePlan(204, undefined, undefined, []).headersFor.empty).toBeUndefined();
+    expect(responsePlan(200, undefined, undefined, []).headersFor.json.get('content-type')).toBe(
+      'application/json',
+    );
+  });
+});

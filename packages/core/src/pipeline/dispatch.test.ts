@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'bun:test';
+import { type } from 'arktype';
+import { App } from '../app/index.ts';
+import { TooManyRequestsError } from '../errors/index.ts';
+import type { Hooks } from '../types/index.ts';
+
+const Ok = type({ ok: 'boolean' });
+const ok = () => ({ status: 200 as const, body: { ok: true } });
+const request = (path: string) => new Request(`http://charter.local${path}`);
+
+describe('dispatch: onRequest', () => {
+  test('sync onRequest hooks keep a sync route answered without a promise', async () => {
+    const log: string[] = [];
+    const app = new App({ logger: false, hooks: { onRequest: () => void log.push('ctor') } });
+    app.use({ onRequest: () => void log.push('use') });
+    app.get('/x', { responses: { 200: { body: Ok } } }, ok);
+    await app.ready();
+    const answer = app.handle(request('/x'));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(200);
+    expect(await (answer as Response).json()).toEqual({ ok: true });
+    expect(log).toEqual(['ctor', 'use']);
+  });
+
+  test('an async onRequest hook makes the answer a promise and the next hooks still run in order', async () => {
+    const log: string[] = [];
+    const app = new App({
+      logger: false,
+      hooks: [
+        { onRequest: () => void log.push('ctor-1') },
+        { onRequest: async () => void log.push('ctor-2') },
+        { onRequest: () => void log.push('ctor-3') },
+      ],
+    });
+    app.use({ onRequest: async () => void log.push('use') });
+    app.get('/x', { responses: { 200: { body: Ok } } }, ok);
+    await app.ready();
+    const answer = app.handle(request('/x'));
+    expect(answer).toBeInstanceOf(Promise);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(log).toEqual(['ctor-1', 'ctor-2', 'ctor-3', 'use']);
+  });
+
+  test('the first hook answering with a Response, sync or async, stops the rest', async () => {
+    for (const answer of [
+      () => new Response('early', { status: 401 }),
+      async () => new Response('early', { status: 401 }),
+    ]) {
+      const log: string[] = [];
+      const app = new App({
+        logger: false,
+        hooks: [{ onRequest: () => void log.push('first') }, { onRequest: answer }],
+      });
+      app.use({ onRequest: () => void log.push('use') });
+      app.get('/x', { responses: { 200: { body: Ok } } }, () => {
+        log.push('handler');
+        return ok();
+      });
+      const res = await app.request('/x');
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe('early');
+      expect(log).toEqual(['first']);
+    }
+  });
+
+  test('an async app.use guard that answers on an unmatched path runs the app.use onSend', async () => {
+    const log: string[] = [];
+    const app = new App({ logger: false });
+    app.use({
+      onRequest: async () => new Response('blocked', { status: 403 }),
+      onSend: () => void log.push('onSend:use'),
+    } satisfies Hooks);
+    const res = await app.request('/missing');
+    expect(res.status).toBe(403);
+    expect(await res.text()).toBe('blocked');
+    expect(log).toEqual(['onSend:use']);
+  });
+
+  test('an async app.use guard that rejects runs the app.use onError and onSend', async () => {
+    const log: string[] = [];
+    const app = new App({ logger: false });
+    app.use({
+      onRequest: async () => {
+        throw new TooManyRequestsError({ retryAfterSeconds: 3 });
+      },
+      onError: () => void log.push('onError:use'),
+      onSend: () => void log.push('onSend:use'),
+    } satisfies Hooks);
+    const res = await app.request('/missing');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(log).toEqual(['onError:use', 'onSend:use']);
+  });
+
+  test('a constructor hook that throws is a problem, and app.use guards do not run', async () => {
+    const log: string[] = [];
+    const app = new App({
+      logger: false,
+      hooks: {
+        onRequest: () => {
+          throw new TooManyRequestsError();
+        },
+      },
+    });
+    app.use({ onRequest: () => void log.push('use'), onSend: () => void log.push('onSend:use') });
+    const res = await app.request('/missing');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(log).toEqual([]);
+  });
+});
