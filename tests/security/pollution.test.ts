@@ -169,9 +169,8 @@ for (const adapter of ADAPTERS) {
 
     // Last in the block: when it fails, the server process stays polluted.
     test('JSON __proto__ nested deeper than the key scan (513 objects) is refused, not merged', async () => {
-      // BUG (safe-json.ts): assertNoForbiddenKeys stops at depth 512 and lets the rest through, so a
-      // `__proto__` key one level deeper reaches the handler and a recursive merge pollutes the process.
-      // A body nested deeper than the scan covers must be refused (400), not passed on unchecked.
+      // The key scan (safe-json.ts) goes 512 levels deep; a body nested deeper is refused (400) rather
+      // than passed on with a `__proto__` key the scan never reached, which a recursive merge would act on.
       const target = servers.get(adapter);
       const exchange = await send(
         target.port,

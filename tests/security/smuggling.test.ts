@@ -205,9 +205,9 @@ for (const adapter of ADAPTERS) {
     });
 
     test('two Host lines: 400 problem (RFC 9112 §3.2)', async () => {
-      // BUG: RFC 9112 §3.2 says a server MUST answer 400 to a request with more than one Host line (a
-      // proxy and the app may each pick a different one). Both adapters serve it (200): neither parser
-      // refuses it, and the framework's assertNoDuplicateSingletonHeaders is not applied to requests.
+      // RFC 9112 §3.2: a server MUST answer 400 to a request with more than one Host line (a proxy and the
+      // app may each pick a different one). Neither runtime's parser refuses it, so the App's perimeter
+      // guard does (pipeline/perimeter.ts).
       const target = servers.get(adapter);
       const exchange = await send(
         target.port,
@@ -218,11 +218,9 @@ for (const adapter of ADAPTERS) {
     });
 
     test('no Host line in an HTTP/1.1 request: 400, as a problem document where the adapter can write one', async () => {
-      // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host. Bun's parser answers it bare.
-      // BUG (Node): Node's own `requireHostHeader` check (on by default) answers a bare
-      // `400 Bad Request` with an empty chunked body, outside `clientError`, so the adapter's problem
-      // document never comes; either serve() sets `requireHostHeader: false` and lets the adapter's
-      // fallback authority apply (request.ts), or it must answer this 400 itself as a problem.
+      // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host. Bun's parser answers it bare. Node's own
+      // `requireHostHeader` check would answer a bare 400 too, outside `clientError`; the Node adapter
+      // turns it off and answers this 400 itself as a problem document.
       const target = servers.get(adapter);
       const exchange = await send(target.port, 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
       if (adapter === 'bun') expectBunParserRefusal(exchange, 400);
@@ -231,10 +229,9 @@ for (const adapter of ADAPTERS) {
     });
 
     test('invalid chunk framing is a client error, not logged as an unexpected server error', async () => {
-      // BUG: the body read fails once the parser gives up on the chunk framing (Bun: "The connection was
-      // closed."; Node: an AbortError), and the pipeline renders that as an unexpected 500 and logs it at
-      // error level ("Request failed with an unexpected error"), though the client already got its 400.
-      // Any client can fill the error log this way; a body that never completes is the client's doing.
+      // The body read fails once the parser gives up on the chunk framing (Bun: "The connection was
+      // closed."; Node: an AbortError). That is the client's doing, so it is a 400 (security/body-limit.ts),
+      // never an unexpected 500 logged at error level: otherwise any client could fill the error log.
       const target = servers.get(adapter);
       const before = target.logs.length;
       for (const c of BAD_CHUNKS) await send(target.port, c.bytes);

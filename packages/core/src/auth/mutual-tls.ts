@@ -17,7 +17,7 @@ import { type MaybePromise, ownValue, resolveRealm, runVerify, type VerifyResult
 import { parseCertificate, type PeerCertificate, peerCertificate } from './peer-certificate.ts';
 import { ForbiddenError } from '../errors/index.ts';
 import { compileCidrs } from '../net/cidr.ts';
-import { originalRequest, requestPeer } from '../pipeline/client-address.ts';
+import { requestPeer } from '../pipeline/client-address.ts';
 import { timingSafeEqual } from '../security/tokens.ts';
 import { type Hooks, type PreBodyContext, withHookTraits } from '../types/index.ts';
 
@@ -239,7 +239,7 @@ export function mutualTls(options: MutualTlsOptions = {}): Hooks {
     if (!resolved.fromProxyHeader) return peerCertificate(ctx.request);
     // RFC 9440 §4: the header is only as trustworthy as the hop that set it.
     if (resolved.trustedProxy !== undefined) {
-      const peer = requestPeer(originalRequest(ctx.request));
+      const peer = requestPeer(ctx.request);
       if (peer === undefined || !resolved.trustedProxy(peer)) return undefined;
     }
     const header = ownValue(ctx.headers, 'client-cert');

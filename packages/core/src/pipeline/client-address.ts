@@ -47,6 +47,9 @@ export function setRequestPeer(request: Request, address: string): void {
  * requests.
  */
 export function requestPeer(request: Request): string | undefined {
+  // The ctx.request wrapper arrived on its original's connection.
+  const original = originals.get(request);
+  if (original !== undefined) return requestPeer(original);
   return peers.get(request) ?? resolvers.get(request)?.peer?.(request);
 }
 
