@@ -40,7 +40,14 @@ import {
  * (`index`) re-exports the core and may also re-export runtime-neutral feature packages, so the barrel
  * holds everything (the root-closure test below keeps it free of builtins).
  */
-const INTERNAL_PACKAGES: ReadonlyArray<{ name: string; reason: string }> = [];
+const INTERNAL_PACKAGES: ReadonlyArray<{ name: string; reason: string }> = [
+  {
+    name: '@charter/app',
+    reason:
+      "the root barrel's App (the core App plus the openapi/docs routes); it composes feature packages, " +
+      'so it cannot live in the core, and it is only ever imported as `charter`',
+  },
+];
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
 const FIXTURE_TSCONFIGS = [

@@ -9,7 +9,7 @@ import { registerCspReportRoute, type CspReportRouteOptions } from '../builtins/
 import { BootGuards, perimeterPlan, watchUnhandledRejections } from './app-security.ts';
 import type { AssertSecureConfigOptions, SecurityIssue } from './boot-guards.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
-import type { IntrospectedRoute } from '../types/index.ts';
+import type { IntrospectedRoute, RegisteredRoute } from '../types/index.ts';
 import {
   type HealthCheckOptions,
   type ReadinessCheckOptions,
@@ -58,6 +58,7 @@ export class App extends Scope {
   /** Set when a boot guard refused the configuration (production): the app answers 500. */
   #bootError: unknown;
   #peerResolver: ClientAddressResolver | undefined;
+  #registered: readonly RegisteredRoute[] = [];
   #stopWatchingRejections: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
@@ -151,6 +152,30 @@ export class App extends Scope {
   /** Every registered route, in registration order. */
   introspect(): IntrospectedRoute[] {
     return this.registry.records.map(introspectRoute);
+  }
+
+  /**
+   * Every registered route with its whole definition, in registration order, for the modules that
+   * derive from the contract (OpenAPI, typed client, contract tests). Routes are only ever added, so
+   * the length of this list tells a cache whether it is stale.
+   */
+  registeredRoutes(): readonly RegisteredRoute[] {
+    const records = this.registry.records;
+    if (this.#registered.length !== records.length) {
+      this.#registered = Object.freeze(
+        records.map((record) =>
+          Object.freeze({
+            method: record.definition.method,
+            path: record.path,
+            operationId: record.operationId,
+            tags: record.tags,
+            auth: record.auth,
+            definition: record.definition,
+          }),
+        ),
+      );
+    }
+    return this.#registered;
   }
 
   /** Resolves once every plugin (async ones included) is installed. */

@@ -1,6 +1,11 @@
 import { hookList } from '../pipeline/hook-layers.ts';
 import type {
   AnyRouteDefinition,
+  OperationOf,
+  OperationsOf,
+  OperationsOfDefinitions,
+  PrefixOperations,
+  WithOperations,
   AuthSpec,
   Handler,
   HookInput,
@@ -30,15 +35,17 @@ interface ScopeInit {
   encapsulated: boolean;
 }
 
-type Shorthand = <
+/** `app.get(path, contract, handler)` and friends; returns the scope, its type extended with the route. */
+type Shorthand<S, M extends HttpMethod> = <
   const P extends string,
   Req extends RequestSpec = {},
   R extends ResponsesSpec = ResponsesSpec,
+  const O extends string = never,
 >(
   path: P,
-  contract: RouteContract<Req, R>,
+  contract: RouteContract<Req, R, O>,
   handler: Handler<P, NoInfer<Req>, NoInfer<R>>,
-) => Scope;
+) => S & WithOperations<OperationOf<O, M, P, Req, R>>;
 
 /**
  * Where routes, hooks, decorations and plugins are registered. The App is the root scope; groups
@@ -81,13 +88,17 @@ export class Scope {
     return hookList(definition.hooks, `Route ${definition.method} ${definition.path}`);
   }
 
-  /** Registers one route. */
+  /**
+   * Registers one route. The returned scope's type records the route by operationId, so a chain
+   * (`new App().route(a).route(b)`) gives the typed client (`charter/client`) every operation.
+   */
   route<
     const M extends HttpMethod,
     const P extends string,
     Req extends RequestSpec = {},
     R extends ResponsesSpec = ResponsesSpec,
-  >(definition: RouteDefinition<M, P, Req, R>): this {
+    const O extends string = never,
+  >(definition: RouteDefinition<M, P, Req, R, O>): this & WithOperations<OperationOf<O, M, P, Req, R>> {
     if (typeof definition !== 'object' || definition === null)
       throw new TypeError('route() takes a route definition');
     if (typeof definition.path !== 'string' || !definition.path.startsWith('/')) {
@@ -110,25 +121,34 @@ export class Scope {
   }
 
   /** Registers many routes (use `defineRoute` to keep each one typed). */
-  registerRoutes(definitions: readonly AnyRouteDefinition[]): this {
+  registerRoutes<const D extends readonly AnyRouteDefinition[]>(
+    definitions: D,
+  ): this & WithOperations<OperationsOfDefinitions<D[number]>> {
     for (const definition of definitions) this.route(definition);
     return this;
   }
 
-  #shorthand(method: HttpMethod): Shorthand {
-    return (path, contract, handler) =>
-      this.route({ ...contract, method, path, handler } as unknown as RouteDefinition);
+  #shorthand<M extends HttpMethod>(method: M): Shorthand<this, M> {
+    return ((path: string, contract: RouteContract, handler: AnyRouteDefinition['handler']) =>
+      this.route({ ...contract, method, path, handler } as RouteDefinition)) as unknown as Shorthand<this, M>;
   }
 
-  readonly get: Shorthand = this.#shorthand('GET');
-  readonly post: Shorthand = this.#shorthand('POST');
-  readonly put: Shorthand = this.#shorthand('PUT');
-  readonly patch: Shorthand = this.#shorthand('PATCH');
-  readonly delete: Shorthand = this.#shorthand('DELETE');
-  readonly head: Shorthand = this.#shorthand('HEAD');
+  readonly get: Shorthand<this, 'GET'> = this.#shorthand('GET');
+  readonly post: Shorthand<this, 'POST'> = this.#shorthand('POST');
+  readonly put: Shorthand<this, 'PUT'> = this.#shorthand('PUT');
+  readonly patch: Shorthand<this, 'PATCH'> = this.#shorthand('PATCH');
+  readonly delete: Shorthand<this, 'DELETE'> = this.#shorthand('DELETE');
+  readonly head: Shorthand<this, 'HEAD'> = this.#shorthand('HEAD');
 
-  /** Routes under a prefix sharing tags, hooks and auth. Groups share their parent's decorations. */
-  group(prefix: string, options: Omit<ScopeOptions, 'prefix'>, register: (group: Scope) => void): this {
+  /**
+   * Routes under a prefix sharing tags, hooks and auth. Groups share their parent's decorations.
+   * When `register` returns the chained group, the app's type records its routes (with the prefix).
+   */
+  group<const Prefix extends string, G = void>(
+    prefix: Prefix,
+    options: Omit<ScopeOptions, 'prefix'>,
+    register: (group: Scope) => G,
+  ): this & WithOperations<PrefixOperations<OperationsOf<G>, Prefix>> {
     const child = new Scope(this.registry, this, {
       prefix: normalisePrefix(prefix, 'group()'),
       tags: options.tags,

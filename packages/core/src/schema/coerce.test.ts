@@ -11,7 +11,7 @@ describe('planCoercion', () => {
     expect(plan).toEqual(
       new Map<string, unknown>([
         ['n', 'number'],
-        ['i', 'number'],
+        ['i', 'integer'],
         ['b', 'boolean'],
         ['tags', { array: 'number' }],
       ]) as never,
@@ -35,6 +35,16 @@ describe('planCoercion', () => {
 });
 
 describe('applyCoercion', () => {
+  test('converts only integer notation where the schema asks for an integer', () => {
+    const integers = planCoercion(type({ i: 'number.integer' }))!;
+    expect(applyCoercion({ i: '42' }, integers)).toEqual({ i: 42 });
+    expect(applyCoercion({ i: '-7' }, integers)).toEqual({ i: -7 });
+    // Exponent, fraction and hex spellings stay text, so the schema refuses them (422), not 100 or 5.
+    for (const text of ['1e2', '5.0', '0x10', '+5', ' 5', '010']) {
+      expect(applyCoercion({ i: text }, integers)).toEqual({ i: text });
+    }
+  });
+
   const plan = planCoercion(type({ n: 'number', b: 'boolean', tags: 'string[]', ids: 'number[]' }))!;
 
   test('converts numeric and boolean text and wraps single values in arrays', () => {
@@ -82,5 +92,12 @@ describe('coerceFromIssues', () => {
       coerceFromIssues({ name: '12' }, [{ path: ['name'], message: 'Invalid length: Expected >=3' }]),
     ).toBeUndefined();
     expect(coerceFromIssues({ a: 'abc' }, [{ path: ['a'], message: 'Expected number' }])).toBeUndefined();
+  });
+});
+
+describe('planCoercion with parts JSON Schema cannot express', () => {
+  test('an arktype Date field does not stop the numbers next to it from being converted', () => {
+    const plan = planCoercion(type({ limit: 'number.integer', since: 'Date' }));
+    expect(plan?.get('limit')).toBe('integer');
   });
 });

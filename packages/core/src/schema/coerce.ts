@@ -6,13 +6,16 @@ import type { AnySchema, SchemaIssue } from './validate.ts';
  * a boolean or an array, the text is converted before validation, as users expect from
  * `?limit=10&active=true&tag=a`. The plan is decided once per route, from the schema's JSON Schema.
  */
-export type Coercion = 'number' | 'boolean' | { array: Coercion | undefined };
+export type Coercion = 'number' | 'integer' | 'boolean' | { array: Coercion | undefined };
 
 /** Per key, how to convert its text; `undefined` when the schema cannot describe itself. */
 export type CoercionPlan = ReadonlyMap<string, Coercion>;
 
 // Linear-time (no nested quantifiers): an optional sign, digits, optional fraction and exponent.
 const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+// Where only an integer is acceptable, only integer notation converts: `1e2` and `5.0` stay text and
+// fail the schema, rather than being read as 100 and 5.
+const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
 export function planCoercion(schema: AnySchema): CoercionPlan | undefined {
   const json = toJsonSchema(schema, 'input');
@@ -50,7 +53,8 @@ function coercionFor(schema: JsonSchema): Coercion | undefined {
       array: typeof items === 'object' && items !== null ? coercionFor(items as JsonSchema) : undefined,
     };
   }
-  if (types.has('number') || types.has('integer')) return 'number';
+  if (types.has('number')) return 'number';
+  if (types.has('integer')) return 'integer';
   if (types.has('boolean')) return 'boolean';
   return undefined;
 }
@@ -63,6 +67,7 @@ function convert(value: unknown, coercion: Coercion | undefined): unknown {
   }
   if (typeof value !== 'string') return value;
   if (coercion === 'number') return NUMERIC.test(value) ? Number(value) : value;
+  if (coercion === 'integer') return INTEGER.test(value) ? Number(value) : value;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   return value;

@@ -45,3 +45,18 @@ describe('typebox()', () => {
     expect(() => typebox({} as never)).toThrow(/compiled check/);
   });
 });
+
+describe('typebox() JSON Schema', () => {
+  test('a type keyword inside examples, const or default is data, not a type: the schema describes itself', () => {
+    const schema = typebox(
+      Type.Object({ kind: Type.String() }, { examples: [{ type: 'cat' }], default: { type: 'dog' } }),
+      Value,
+    );
+    expect(toJsonSchema(schema)).toMatchObject({ type: 'object', examples: [{ type: 'cat' }] });
+  });
+
+  test('a JavaScript-only type (Type.Date, Type.Uint8Array) has no JSON Schema', () => {
+    expect(toJsonSchema(typebox(Type.Object({ at: Type.Date() }), Value))).toBeUndefined();
+    expect(toJsonSchema(typebox(Type.Uint8Array(), Value))).toBeUndefined();
+  });
+});

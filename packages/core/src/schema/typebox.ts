@@ -36,6 +36,28 @@ export interface TypeBoxStandardSchema<O> extends StandardSchemaV1<O, O> {
 }
 
 const MAX_ISSUES = 50;
+const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
+// Keywords whose values are data, not schemas: a `type` member inside them is no type keyword.
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+
+/** Throws when a schema (at any depth) names a `type` outside JSON Schema's seven. */
+function assertJsonTypes(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) assertJsonTypes(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(key)) continue;
+    if (key === 'type') {
+      const types = Array.isArray(value) ? value : [value];
+      const bad = types.find((t) => typeof t !== 'string' || !JSON_TYPES.has(t));
+      if (bad !== undefined) throw new Error(`TypeBox type "${String(bad)}" is not a JSON Schema type`);
+      continue;
+    }
+    assertJsonTypes(value);
+  }
+}
 
 // RFC 6901 §4: `~1` is `/` and `~0` is `~` in a JSON Pointer segment.
 function pointerToPath(pointer: string): string[] {
@@ -74,8 +96,14 @@ export function typebox(source: object, valueModule?: TypeBoxValueModule): TypeB
     check = (value) => (compiled.Check as (v: unknown) => boolean).call(compiled, value);
     errors = (value) => (compiled.Errors as (v: unknown) => Iterable<TypeBoxError>).call(compiled, value);
   }
-  // TypeBox marks schemas with symbol keys; a JSON round trip leaves the plain JSON Schema.
-  const json = (): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+  // TypeBox marks schemas with symbol keys; a JSON round trip leaves the plain JSON Schema. TypeBox's
+  // JavaScript types (Type.Date, Type.Uint8Array, Type.Undefined...) write a `type` that JSON Schema
+  // does not have (draft 2020-12 §6.1.1 lists seven): those schemas cannot describe themselves.
+  const json = (): JsonSchema => {
+    const plain = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+    assertJsonTypes(plain);
+    return plain;
+  };
   return {
     schema,
     '~standard': {

@@ -1,4 +1,4 @@
-import type { AnySchema, InferInput } from '../schema/index.ts';
+import type { AnySchema, InferInput, JsonSchema } from '../schema/index.ts';
 import type { Context } from './context.ts';
 import type { HookInput } from './hooks.ts';
 
@@ -56,6 +56,24 @@ export interface AuthSpec {
   payload?: boolean;
 }
 
+/**
+ * Per-route OpenAPI settings. `jsonSchema` is the escape hatch for a schema that cannot describe
+ * itself (no `~standard.jsonSchema`, or a morph the library cannot express): the JSON Schema given
+ * here is used in the document and by the contract tests instead; validation still uses the schema.
+ */
+export interface RouteOpenAPIOptions {
+  /** Leave the route out of the OpenAPI document (the docs routes themselves, internal endpoints). */
+  exclude?: boolean;
+  jsonSchema?: {
+    params?: JsonSchema;
+    query?: JsonSchema;
+    headers?: JsonSchema;
+    body?: JsonSchema;
+    /** By status: the JSON Schema of that response's body. */
+    responses?: { readonly [status: number]: JsonSchema };
+  };
+}
+
 /** Free-form route metadata; surfaces in OpenAPI as `x-charter-*` members. */
 export type RouteMeta = Record<string, unknown>;
 
@@ -99,8 +117,9 @@ export type Handler<P extends string, Req extends RequestSpec, R extends Respons
 export interface RouteContract<
   Req extends RequestSpec = RequestSpec,
   R extends ResponsesSpec = ResponsesSpec,
+  O extends string = string,
 > {
-  operationId?: string;
+  operationId?: O;
   summary?: string;
   description?: string;
   tags?: readonly string[];
@@ -112,6 +131,7 @@ export interface RouteContract<
   meta?: RouteMeta;
   examples?: readonly RouteExample[];
   callbacks?: CallbackMap;
+  openapi?: RouteOpenAPIOptions;
   /**
    * A successful raw Response (from a pre-body or before-handle hook, or the handler) skips
    * response-body validation; a route must opt in to that with this flag. 4xx/5xx denials need not.
@@ -125,7 +145,8 @@ export interface RouteDefinition<
   P extends string = string,
   Req extends RequestSpec = RequestSpec,
   R extends ResponsesSpec = ResponsesSpec,
-> extends RouteContract<Req, R> {
+  O extends string = string,
+> extends RouteContract<Req, R, O> {
   method: M;
   path: P;
   handler: Handler<P, NoInfer<Req>, NoInfer<R>>;
@@ -133,7 +154,7 @@ export interface RouteDefinition<
 
 /** A route definition with its types erased, as the app stores it. */
 // biome-ignore lint/suspicious/noExplicitAny: erasure of the handler's context type is intended.
-export type AnyRouteDefinition = RouteDefinition<HttpMethod, string, any, any>;
+export type AnyRouteDefinition = RouteDefinition<HttpMethod, string, any, any, string>;
 
 /** Literal-preserving identity helper: `defineRoute({ ... })` keeps the path, method and schemas typed. */
 export function defineRoute<
@@ -141,8 +162,94 @@ export function defineRoute<
   const P extends string,
   Req extends RequestSpec = {},
   const R extends ResponsesSpec = ResponsesSpec,
->(definition: RouteDefinition<M, P, Req, R>): NoInfer<RouteDefinition<M, P, Req, R>> {
+  const O extends string = string,
+>(definition: RouteDefinition<M, P, Req, R, O>): NoInfer<RouteDefinition<M, P, Req, R, O>> {
   return definition;
+}
+
+/**
+ * What the type system knows of one registered operation: its method, path, request schemas and
+ * responses. The typed client (`charter/client`) reads these; nothing exists at run time.
+ */
+export interface OperationType<
+  M extends HttpMethod = HttpMethod,
+  P extends string = string,
+  Req extends RequestSpec = RequestSpec,
+  R extends ResponsesSpec = ResponsesSpec,
+> {
+  method: M;
+  path: P;
+  request: Req;
+  responses: R;
+}
+
+/**
+ * A phantom member that records, in a scope's type, the operations registered on it by operationId.
+ * `route()`, the shorthands, `registerRoutes()` and `group()` return `this & WithOperations<...>`,
+ * and intersections merge the maps, so `typeof app` lists every chained route. Never set at run time.
+ */
+export interface WithOperations<Ops> {
+  readonly '~operations'?: Ops;
+}
+
+/** The operation map a route adds: `{ [operationId]: OperationType }`, or nothing without a literal id. */
+export type OperationOf<O extends string, M extends HttpMethod, P extends string, Req, R> = [O] extends [
+  never,
+]
+  ? {}
+  : string extends O
+    ? {}
+    : { [K in O]: OperationType<M, P, Req extends RequestSpec ? Req : {}, R extends ResponsesSpec ? R : {}> };
+
+/** The operation map of a route definition's type (as `defineRoute` keeps it). */
+export type OperationOfDefinition<D> = D extends {
+  method: infer M extends HttpMethod;
+  path: infer P extends string;
+  responses: infer R;
+}
+  ? OperationOf<
+      D extends { operationId?: infer O extends string } ? O : never,
+      M,
+      P,
+      D extends { request?: infer Req } ? NonNullable<Req> : {},
+      R
+    >
+  : {};
+
+type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void
+  ? I
+  : never;
+
+/** The merged operation map of many route definitions (`registerRoutes([...])`). */
+export type OperationsOfDefinitions<D> =
+  UnionToIntersection<D extends unknown ? { '~': OperationOfDefinition<D> } : never> extends {
+    '~': infer Ops;
+  }
+    ? Ops
+    : {};
+
+/** The operations recorded in an app's (or scope's) type, by operationId. */
+export type OperationsOf<A> = A extends { readonly '~operations'?: infer Ops } ? NonNullable<Ops> : {};
+
+/** A scope's operations with a path prefix put in front of each path (`group(prefix, ...)`). */
+export type PrefixOperations<Ops, Prefix extends string> = {
+  [K in keyof Ops]: Ops[K] extends OperationType<infer M, infer P, infer Req, infer R>
+    ? OperationType<M, `${Prefix}${P}`, Req, R>
+    : Ops[K];
+};
+
+/**
+ * One registered route with its whole definition (schemas, examples, callbacks), as feature modules
+ * read it (`app.registeredRoutes()`): `path` is the full path (group and plugin prefixes applied),
+ * `tags` and `auth` include what the route inherited from its group or plugin.
+ */
+export interface RegisteredRoute {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly operationId: string | undefined;
+  readonly tags: readonly string[] | undefined;
+  readonly auth: AuthSpec | undefined;
+  readonly definition: AnyRouteDefinition;
 }
 
 /** What `app.introspect()` lists for each route. */

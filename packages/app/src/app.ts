@@ -1,0 +1,68 @@
+import { App as CoreApp, type AppOptions as CoreAppOptions } from '@charter/core';
+import { mountDocs } from '@charter/docs';
+import { type MountedOpenAPI, mountOpenAPI, type OpenAPIMountOptions } from '@charter/openapi';
+
+/** Options of the `/docs` page (`docs` App option): which UI, its assets, title and configuration. */
+export type DocsRouteOptions = Omit<NonNullable<Parameters<typeof mountDocs>[1]>, 'specUrl'>;
+
+/** `new App(options)`: the core options plus the contract routes. */
+export interface AppOptions extends CoreAppOptions {
+  /**
+   * Serve the OpenAPI document: GET `/openapi.json` and `/openapi.yaml` (`true`, or options for paths,
+   * info, servers, webhooks, named schemas). Implied by `docs`.
+   */
+  openapi?: boolean | OpenAPIMountOptions;
+  /**
+   * Interactive docs at GET `/docs` (plus the OpenAPI routes): `true`, options (UI, assets...),
+   * `'auto'` (on unless in production), or `false` (default).
+   */
+  docs?: boolean | 'auto' | DocsRouteOptions;
+}
+
+function docsEnabled(option: AppOptions['docs'], production: boolean): DocsRouteOptions | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return {};
+  if (option === 'auto') return production ? undefined : {};
+  if (typeof option === 'object' && option !== null) return option;
+  throw new TypeError(
+    `App option docs must be true, false, "auto" or an options object, got ${String(option)}`,
+  );
+}
+
+/**
+ * A Charter application (see the core App), plus the routes derived from the contract: with the
+ * `openapi` option it serves the OpenAPI document, with `docs` an interactive docs page too.
+ */
+export class App extends CoreApp {
+  /** The mounted OpenAPI document, when the `openapi` or `docs` option is on. */
+  readonly openapi: MountedOpenAPI | undefined;
+
+  constructor(options: AppOptions = {}) {
+    super(options);
+    const production = this.options.production || this.options.env === 'production';
+    const docs = docsEnabled(options.docs, production);
+    const openapiOption = options.openapi;
+    if (
+      openapiOption !== undefined &&
+      typeof openapiOption !== 'boolean' &&
+      (typeof openapiOption !== 'object' || openapiOption === null)
+    ) {
+      throw new TypeError('App option openapi must be a boolean or an options object');
+    }
+    if (openapiOption === false && docs !== undefined) {
+      throw new TypeError('App option docs needs the OpenAPI document; remove openapi: false');
+    }
+    const mountSpec = docs !== undefined || (openapiOption !== undefined && openapiOption !== false);
+    this.openapi = mountSpec
+      ? mountOpenAPI(this, typeof openapiOption === 'object' ? openapiOption : {})
+      : undefined;
+    if (docs !== undefined && this.openapi !== undefined) {
+      mountDocs(this, { ...docs, specUrl: this.openapi.path });
+    }
+  }
+}
+
+/** Same as `new App(options)`. */
+export function createApp(options?: AppOptions): App {
+  return new App(options);
+}

@@ -1,0 +1,103 @@
+/**
+ * Examples against their schemas: a route's `examples` (request parts with the pipeline's text
+ * conversion, response bodies by status) and each response's `examples` map.
+ */
+import { type AnySchema, type RegisteredRoute, type RouteExample, validate } from '@charter/core';
+import { formatIssues } from '../errors.ts';
+import type { IssueSink } from './issues.ts';
+import { declares, type RequestPart, requestSchema, responsesOf } from './schemas.ts';
+import { toWire, validateTextPart } from './wire.ts';
+
+// RFC 9110 §15.3.5, §15.3.6, §15.4.5: these statuses never carry content, whatever an example says.
+const NO_CONTENT: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/**
+ * The value of one `ResponseSpec.examples` entry: an OpenAPI Example Object (`{ value }`,
+ * OpenAPI 3.1 §4.8.19) or the bare value, as mock mode reads it.
+ */
+export function exampleValue(entry: unknown): unknown {
+  if (typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'value')) {
+    return (entry as { value: unknown }).value;
+  }
+  return entry;
+}
+
+function label(example: RouteExample, index: number): string {
+  return typeof example.name === 'string' && example.name !== '' ? `"${example.name}"` : `#${index}`;
+}
+
+async function requestProblems(route: RegisteredRoute, request: RouteExample['request']): Promise<string[]> {
+  const problems: string[] = [];
+  if (request === undefined) return problems;
+  const definition = route.definition;
+  for (const part of ['params', 'query', 'headers'] as const satisfies readonly RequestPart[]) {
+    const schema = requestSchema(definition, part);
+    const value = request[part];
+    if (schema === undefined || value === undefined) continue;
+    const result = await validateTextPart(schema, toWire(value, part === 'headers'));
+    if (!result.ok) problems.push(`request.${part}: ${formatIssues(result.issues)}`);
+  }
+  const body = requestSchema(definition, 'body');
+  if (body !== undefined && request.body !== undefined) {
+    const result = await validate(body, request.body);
+    if (!result.ok) problems.push(`request.body: ${formatIssues(result.issues)}`);
+  }
+  return problems;
+}
+
+async function bodyProblem(
+  schema: AnySchema | undefined,
+  status: number,
+  body: unknown,
+): Promise<string | undefined> {
+  if (schema === undefined || NO_CONTENT.has(status)) return undefined;
+  const result = await validate(schema, body);
+  return result.ok ? undefined : formatIssues(result.issues);
+}
+
+async function checkRouteExample(
+  route: RegisteredRoute,
+  example: RouteExample,
+  index: number,
+  sink: IssueSink,
+): Promise<void> {
+  const name = `example ${label(example, index)}`;
+  if (typeof example !== 'object' || example === null) {
+    sink.add(route, 'invalid-example', `${name} is not an object`);
+    return;
+  }
+  const problems = await requestProblems(route, example.request);
+  const response = example.response;
+  if (typeof response !== 'object' || response === null || typeof response.status !== 'number') {
+    problems.push('it has no response { status, body? }');
+  } else if (!declares(route.definition, response.status)) {
+    sink.add(
+      route,
+      'example-undeclared-status',
+      `${name} answers ${response.status}, which the route does not declare (declared: ${Object.keys(responsesOf(route.definition)).join(', ')})`,
+    );
+  } else {
+    const schema = responsesOf(route.definition)[response.status]?.body;
+    const problem = await bodyProblem(schema, response.status, response.body);
+    if (problem !== undefined) problems.push(`response.body (${response.status}): ${problem}`);
+  }
+  for (const problem of problems) sink.add(route, 'invalid-example', `${name}: ${problem}`);
+}
+
+/** Every example of one route against the route's schemas. */
+export async function checkExamples(route: RegisteredRoute, sink: IssueSink): Promise<void> {
+  const examples: unknown = route.definition.examples;
+  if (Array.isArray(examples)) {
+    for (const [index, example] of examples.entries()) await checkRouteExample(route, example, index, sink);
+  }
+  for (const [key, spec] of Object.entries(responsesOf(route.definition))) {
+    const entries = spec?.examples;
+    if (typeof entries !== 'object' || entries === null) continue;
+    for (const [name, entry] of Object.entries(entries)) {
+      const problem = await bodyProblem(spec?.body, Number(key), exampleValue(entry));
+      if (problem !== undefined) {
+        sink.add(route, 'invalid-example', `responses[${key}].examples "${name}": ${problem}`);
+      }
+    }
+  }
+}

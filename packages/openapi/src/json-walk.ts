@@ -1,0 +1,68 @@
+import type { JsonSchema } from '@charter/core';
+
+/** A JSON value as JSON Schema documents hold them. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A deep copy of a JSON value in which `visit` may replace any object node (children first are not visited). */
+export function rewriteJson(
+  value: unknown,
+  visit: (node: Record<string, unknown>, isRoot: boolean) => unknown,
+): unknown {
+  const walk = (node: unknown, isRoot: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, false));
+    if (typeof node !== 'object' || node === null) return node;
+    const replaced = visit(node as Record<string, unknown>, isRoot);
+    if (replaced !== node) return replaced;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) out[key] = walk(child, false);
+    return out;
+  };
+  return walk(value, true);
+}
+
+/** Every `$ref` string in a JSON value. */
+export function collectRefs(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) collectRefs(item, into);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string') into.add(child);
+      else collectRefs(child, into);
+    }
+  }
+  return into;
+}
+
+/** JSON text with object keys sorted, so two equal schemas give the same text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as JsonSchema)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** OpenAPI 3.1 §4.8.7: component names match `^[a-zA-Z0-9.\-_]+$`. */
+export const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+
+/** A component name made from free text: other characters become `_`. */
+export function componentName(text: string): string {
+  let out = '';
+  for (const ch of text) out += /[A-Za-z0-9._-]/.test(ch) ? ch : '_';
+  return out === '' ? 'Schema' : out;
+}
+
+/** `createTodo` gives `CreateTodo`; `list-items` gives `ListItems`. */
+export function pascalCase(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== '')
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** Whether a value is a Standard Schema (arktype's types are functions, others objects). */
+export function isStandardSchema(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
+}

@@ -1,0 +1,345 @@
+import type {
+  AnySchema,
+  AuthSpec,
+  CallbackMap,
+  HttpMethod,
+  JsonSchema,
+  RequestSpec,
+  ResponseSpec,
+  ResponsesSpec,
+  RouteExample,
+  RouteMeta,
+  RouteOpenAPIOptions,
+} from '@charter/core';
+import { OpenAPIError } from './errors.ts';
+import { pascalCase } from './json-walk.ts';
+import type { PathParam } from './paths.ts';
+import { PROBLEM_DETAILS } from './problem.ts';
+import type { SchemaRegistry, SchemaSite } from './schemas.ts';
+import type {
+  Callback,
+  Example,
+  Header,
+  MediaType,
+  Operation,
+  Parameter,
+  RequestBody,
+  Response,
+  SecurityRequirement,
+} from './types.ts';
+
+/** What an operation is built from: a route, a webhook or a callback, all declared alike. */
+export interface OperationSource {
+  readonly method: HttpMethod;
+  /** `Route GET /users/:id`, `Webhook todoCreated`: the start of every error message. */
+  readonly owner: string;
+  readonly operationId?: string | undefined;
+  readonly summary?: string | undefined;
+  readonly description?: string | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly deprecated?: boolean | undefined;
+  readonly request?: RequestSpec | undefined;
+  readonly responses: ResponsesSpec;
+  readonly auth?: AuthSpec | undefined;
+  readonly meta?: RouteMeta | undefined;
+  readonly examples?: readonly RouteExample[] | undefined;
+  readonly callbacks?: CallbackMap | undefined;
+  readonly openapi?: RouteOpenAPIOptions | undefined;
+  /** Path parameters of the route path (none for webhooks and callbacks). */
+  readonly pathParams: readonly PathParam[];
+}
+
+/** What the builder needs from the document being generated. */
+export interface OperationContext {
+  readonly schemas: SchemaRegistry;
+  /** Media types a body is accepted in when the route does not list its own. */
+  readonly defaultContentTypes: readonly string[];
+  /** Declared security scheme names. */
+  readonly securitySchemes: ReadonlySet<string>;
+  /** Called when a response refers to the problem-document component. */
+  useProblemDetails(): void;
+}
+
+// OpenAPI 3.1 §4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored;
+// they are described by the media types and the security requirement instead.
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const META_KEY = /^[A-Za-z0-9._-]+$/;
+
+/** The OpenAPI Operation Object of a route, webhook or callback. */
+export function buildOperation(source: OperationSource, ctx: OperationContext): Operation {
+  const operation = {} as Operation;
+  if (source.operationId !== undefined) operation.operationId = source.operationId;
+  if (source.summary !== undefined) operation.summary = source.summary;
+  if (source.description !== undefined) operation.description = source.description;
+  if (source.tags !== undefined && source.tags.length > 0) operation.tags = [...source.tags];
+  if (source.deprecated === true) operation.deprecated = true;
+  // §4.8.10: an empty list says the operation needs no authentication; the contract is the whole truth,
+  // so a route without `auth` is declared open rather than left to a top-level default.
+  operation.security = source.auth === undefined ? [] : [securityRequirement(source, source.auth, ctx)];
+  const parameters = buildParameters(source, ctx);
+  if (parameters.length > 0) operation.parameters = parameters;
+  const body = source.request?.body;
+  if (body !== undefined) operation.requestBody = buildRequestBody(source, body, ctx);
+  operation.responses = buildResponses(source, ctx);
+  if (source.callbacks !== undefined) operation.callbacks = buildCallbacks(source, ctx);
+  for (const [key, value] of Object.entries(source.meta ?? {})) {
+    if (!META_KEY.test(key)) {
+      throw new OpenAPIError(
+        `${source.owner}: meta key "${key}" must match ^[A-Za-z0-9._-]+$ (it becomes x-charter-${key})`,
+      );
+    }
+    if (value !== undefined) operation[`x-charter-${key}`] = value;
+  }
+  return operation;
+}
+
+function securityRequirement(
+  source: OperationSource,
+  auth: AuthSpec,
+  ctx: OperationContext,
+): SecurityRequirement {
+  if (!ctx.securitySchemes.has(auth.scheme)) {
+    throw new OpenAPIError(
+      `${source.owner}: auth names the security scheme "${auth.scheme}", which is not declared; ` +
+        'declare it in the App option securitySchemes or the generator option securitySchemes',
+    );
+  }
+  return { [auth.scheme]: [...(auth.scopes ?? [])] };
+}
+
+/** A name for a schema that turns out to be reused: `CreateTodoBody`, `GetTodoResponse200`. */
+function suggestedName(source: OperationSource, part: string): string {
+  const base = source.operationId ?? `${source.method.toLowerCase()} ${source.owner.split(' ').pop() ?? ''}`;
+  return pascalCase(`${base} ${part}`) || 'Schema';
+}
+
+function site(source: OperationSource, part: string, name: string): SchemaSite {
+  return { owner: source.owner, part, suggestedName: suggestedName(source, name) };
+}
+
+/** The properties of an object schema, as parameters are listed from them (OpenAPI 3.1 §4.8.12). */
+function objectProperties(
+  json: JsonSchema,
+  source: OperationSource,
+  part: string,
+): { properties: Record<string, JsonSchema>; required: Set<string> } {
+  const properties = json.properties;
+  if (json.type !== 'object' || typeof properties !== 'object' || properties === null) {
+    throw new OpenAPIError(
+      `${source.owner}: ${part}: the schema must describe an object with named properties, one per parameter`,
+    );
+  }
+  const required = Array.isArray(json.required) ? (json.required as string[]) : [];
+  return { properties: properties as Record<string, JsonSchema>, required: new Set(required) };
+}
+
+function parameter(
+  name: string,
+  location: Parameter['in'],
+  schema: JsonSchema,
+  required: boolean,
+): Parameter {
+  const out: Parameter = { name, in: location };
+  if (typeof schema.description === 'string') out.description = schema.description;
+  if (required) out.required = true;
+  if (schema.deprecated === true) out.deprecated = true;
+  out.schema = schema;
+  return out;
+}
+
+function buildParameters(source: OperationSource, ctx: OperationContext): Parameter[] {
+  const out: Parameter[] = [];
+  const request = source.request ?? {};
+  const overrides = source.openapi?.jsonSchema ?? {};
+  const inline = (schema: AnySchema | undefined, override: JsonSchema | undefined, part: string) =>
+    schema === undefined && override === undefined
+      ? undefined
+      : ctx.schemas.schemaFor(schema as AnySchema, 'input', site(source, part, part), override, true);
+
+  // §4.8.12.2: every path parameter is required; a wildcard holds the rest of the path, slashes included.
+  const paramsJson = inline(request.params, overrides.params, 'path parameters');
+  const pathProps =
+    paramsJson === undefined ? undefined : objectProperties(paramsJson, source, 'path parameters');
+  for (const param of source.pathParams) {
+    const schema = pathProps?.properties[param.name] ?? { type: 'string' };
+    const p = parameter(param.name, 'path', schema, true);
+    if (param.wildcard) {
+      p.description ??= 'The rest of the path; may contain "/".';
+      p['x-charter-wildcard'] = true;
+    }
+    out.push(p);
+  }
+  const queryJson = inline(request.query, overrides.query, 'query');
+  if (queryJson !== undefined) {
+    const { properties, required } = objectProperties(queryJson, source, 'query');
+    for (const [name, schema] of Object.entries(properties)) {
+      out.push(parameter(name, 'query', schema, required.has(name)));
+    }
+  }
+  const headersJson = inline(request.headers, overrides.headers, 'headers');
+  if (headersJson !== undefined) {
+    const { properties, required } = objectProperties(headersJson, source, 'headers');
+    for (const [name, schema] of Object.entries(properties)) {
+      if (IGNORED_HEADERS.has(name.toLowerCase())) continue;
+      out.push(parameter(name, 'header', schema, required.has(name)));
+    }
+  }
+  return out;
+}
+
+/** An entry of `ResponseSpec.examples`: an Example Object (`value` or `externalValue`) or the bare value. */
+// §4.8.19: the fixed fields of an Example Object; anything else (but x- extensions) means a bare value.
+const EXAMPLE_FIELDS = new Set(['summary', 'description', 'value', 'externalValue']);
+
+function exampleObject(entry: unknown): Example {
+  if (
+    typeof entry === 'object' &&
+    entry !== null &&
+    !Array.isArray(entry) &&
+    (Object.hasOwn(entry, 'value') || Object.hasOwn(entry, 'externalValue')) &&
+    Object.keys(entry).every((key) => EXAMPLE_FIELDS.has(key) || key.startsWith('x-'))
+  ) {
+    return { ...(entry as Example) };
+  }
+  return { value: entry };
+}
+
+function exampleName(example: RouteExample, index: number): string {
+  return example.name ?? `example${index + 1}`;
+}
+
+function namedExample(example: RouteExample, value: unknown): Example {
+  return example.summary === undefined ? { value } : { summary: example.summary, value };
+}
+
+function buildRequestBody(source: OperationSource, body: AnySchema, ctx: OperationContext): RequestBody {
+  const schema = ctx.schemas.schemaFor(
+    body,
+    'input',
+    site(source, 'request body', 'body'),
+    source.openapi?.jsonSchema?.body,
+  );
+  const examples: Record<string, Example> = {};
+  source.examples?.forEach((example, index) => {
+    if (example.request?.body !== undefined)
+      examples[exampleName(example, index)] = namedExample(example, example.request.body);
+  });
+  const content: Record<string, MediaType> = {};
+  for (const type of source.request?.contentTypes ?? ctx.defaultContentTypes) {
+    const media: MediaType = { schema };
+    if (Object.keys(examples).length > 0) media.examples = examples;
+    content[type] = media;
+  }
+  return { required: true, content };
+}
+
+function buildResponses(source: OperationSource, ctx: OperationContext): Record<string, Response> {
+  const out: Record<string, Response> = {};
+  const specs = source.responses as Record<string, ResponseSpec>;
+  const statuses = Object.keys(specs)
+    .map(Number)
+    .sort((a, b) => a - b);
+  for (const status of statuses) {
+    const spec = specs[status] as ResponseSpec;
+    const response: Response = { description: spec.description ?? `HTTP ${status} response` };
+    const headers = buildHeaders(source, status, spec, ctx);
+    if (headers !== undefined) response.headers = headers;
+    const media = responseMedia(source, status, spec, ctx);
+    if (media !== undefined) {
+      const examples: Record<string, Example> = {};
+      for (const [name, entry] of Object.entries(spec.examples ?? {})) examples[name] = exampleObject(entry);
+      source.examples?.forEach((example, index) => {
+        if (example.response.status === status && example.response.body !== undefined) {
+          examples[exampleName(example, index)] = namedExample(example, example.response.body);
+        }
+      });
+      if (Object.keys(examples).length > 0) media.content.examples = examples;
+      response.content = { [media.type]: media.content };
+    }
+    out[String(status)] = response;
+  }
+  return out;
+}
+
+/** The media type and schema of a response body, or undefined for a response without one. */
+function responseMedia(
+  source: OperationSource,
+  status: number,
+  spec: ResponseSpec,
+  ctx: OperationContext,
+): { type: string; content: MediaType } | undefined {
+  const override = source.openapi?.jsonSchema?.responses?.[status];
+  if (spec.body !== undefined || override !== undefined) {
+    const schema = ctx.schemas.schemaFor(
+      spec.body as AnySchema,
+      'output',
+      site(source, `response ${status} body`, `response ${status}`),
+      override,
+    );
+    return { type: spec.contentType ?? 'application/json', content: { schema } };
+  }
+  if (spec.contentType !== undefined) {
+    const textual = spec.contentType.startsWith('text/') || !spec.contentType.includes('json');
+    return { type: spec.contentType, content: textual ? { schema: { type: 'string' } } : {} };
+  }
+  // RFC 9457: a declared error status without a schema is what Charter's errors send, a problem document.
+  if (status >= 400) {
+    ctx.useProblemDetails();
+    return {
+      type: 'application/problem+json',
+      content: { schema: { $ref: `#/components/schemas/${PROBLEM_DETAILS}` } },
+    };
+  }
+  return undefined;
+}
+
+function buildHeaders(
+  source: OperationSource,
+  status: number,
+  spec: ResponseSpec,
+  ctx: OperationContext,
+): Record<string, Header> | undefined {
+  if (spec.headers === undefined) return undefined;
+  const out: Record<string, Header> = {};
+  for (const [name, header] of Object.entries(spec.headers)) {
+    const h: Header = {};
+    if (header.description !== undefined) h.description = header.description;
+    h.schema =
+      header.schema === undefined
+        ? { type: 'string' }
+        : ctx.schemas.schemaFor(
+            header.schema,
+            'output',
+            site(source, `response ${status} header ${name}`, `${name} header`),
+          );
+    out[name] = h;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+function buildCallbacks(source: OperationSource, ctx: OperationContext): Record<string, Callback> {
+  const out: Record<string, Callback> = {};
+  for (const [name, expressions] of Object.entries(source.callbacks ?? {})) {
+    const callback: Callback = {};
+    for (const [expression, op] of Object.entries(expressions)) {
+      const verb = op.method.toLowerCase() as Lowercase<HttpMethod>;
+      callback[expression] = {
+        [verb]: buildOperation(
+          {
+            method: op.method,
+            owner: `${source.owner} callback ${name}`,
+            summary: op.summary,
+            description: op.description,
+            request: op.request,
+            responses: op.responses,
+            pathParams: [],
+          },
+          // The API sends callbacks as JSON; the app's accepted request types do not apply to them.
+          { ...ctx, defaultContentTypes: ['application/json'] },
+        ),
+      };
+    }
+    out[name] = callback;
+  }
+  return out;
+}
