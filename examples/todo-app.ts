@@ -1,14 +1,16 @@
 /** A small Charter app: a to-do list with full contract validation. Used by README and `bun run site`. */
 import { type } from 'arktype';
-import { App, ConflictError, NotFoundError } from '@charter/core';
+import { App, type AppOptions } from '@charter/app';
+import { ConflictError, NotFoundError } from '@charter/core';
 
 const Todo = type({ id: 'number.integer', title: 'string', done: 'boolean' });
 const NewTodo = type({ title: '0 < string <= 200', 'done?': 'boolean' });
 
-export function createExampleApp(): App {
+/** The to-do app; `options` are added to its App options (e.g. `{ docs: true }`). */
+export function createExampleApp(options: AppOptions = {}): App {
   const todos = new Map<number, typeof Todo.infer>();
   let nextId = 1;
-  const app = new App({ title: 'Todo example', version: '1.0.0' });
+  const app = new App({ title: 'Todo example', version: '1.0.0', ...options });
 
   app.get(
     '/todos',

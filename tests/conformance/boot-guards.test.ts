@@ -188,6 +188,19 @@ describe('mock mode', () => {
       () => ({ status: 200, body: { up: false } }),
     );
     app.delete('/users/:id', { responses: { 204: {} } }, () => ({ status: 204 }));
+    app.get(
+      '/weight',
+      // A body with a `value` member and another one is the example itself, not an Example Object.
+      {
+        responses: {
+          200: {
+            body: type({ value: 'number', unit: 'string' }),
+            examples: { kg: { value: 3, unit: 'kg' } },
+          },
+        },
+      },
+      () => ({ status: 200, body: { value: 0, unit: 'g' } }),
+    );
     app.get('/unmocked', { responses: { 200: { body: User } } }, () => ({
       status: 200,
       body: { id: 0, name: '' },
@@ -207,6 +220,13 @@ describe('mock mode', () => {
     const other = await app.request('/users/7');
     expect(other.status).toBe(200);
     expect(await other.json()).toEqual({ id: 1, name: 'Ada' });
+  });
+
+  test('a response example that merely has a value member is answered whole', async () => {
+    const res = await mockApp().request('/weight');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({ value: 3, unit: 'kg' });
   });
 
   test('falls back to a response example, then to an empty 2xx', async () => {

@@ -194,6 +194,10 @@ describe('App option docs', () => {
     expect(() => newApp({ docs: true, openapi: false })).toThrow(
       'App option docs needs the OpenAPI document; remove openapi: false',
     );
+    // 'auto' is refused alike in production, where it would turn the page off anyway.
+    expect(() => newApp({ docs: 'auto', openapi: false, production: true })).toThrow(
+      'App option docs needs the OpenAPI document; remove openapi: false',
+    );
   });
 
   test('refuses a docs value that is not true, false, "auto" or an options object', () => {

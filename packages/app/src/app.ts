@@ -49,7 +49,9 @@ export class App extends CoreApp {
     ) {
       throw new TypeError('App option openapi must be a boolean or an options object');
     }
-    if (openapiOption === false && docs !== undefined) {
+    // Checked on the option, not its outcome: `docs: 'auto'` with `openapi: false` is as wrong in
+    // development as in production.
+    if (openapiOption === false && options.docs !== undefined && options.docs !== false) {
       throw new TypeError('App option docs needs the OpenAPI document; remove openapi: false');
     }
     const mountSpec = docs !== undefined || (openapiOption !== undefined && openapiOption !== false);

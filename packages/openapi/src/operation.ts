@@ -1,15 +1,16 @@
-import type {
-  AnySchema,
-  AuthSpec,
-  CallbackMap,
-  HttpMethod,
-  JsonSchema,
-  RequestSpec,
-  ResponseSpec,
-  ResponsesSpec,
-  RouteExample,
-  RouteMeta,
-  RouteOpenAPIOptions,
+import {
+  type AnySchema,
+  type AuthSpec,
+  type CallbackMap,
+  type HttpMethod,
+  isExampleObject,
+  type JsonSchema,
+  type RequestSpec,
+  type ResponseSpec,
+  type ResponsesSpec,
+  type RouteExample,
+  type RouteMeta,
+  type RouteOpenAPIOptions,
 } from '@charter/core';
 import { OpenAPIError } from './errors.ts';
 import { pascalCase } from './json-walk.ts';
@@ -187,21 +188,9 @@ function buildParameters(source: OperationSource, ctx: OperationContext): Parame
   return out;
 }
 
-/** An entry of `ResponseSpec.examples`: an Example Object (`value` or `externalValue`) or the bare value. */
-// §4.8.19: the fixed fields of an Example Object; anything else (but x- extensions) means a bare value.
-const EXAMPLE_FIELDS = new Set(['summary', 'description', 'value', 'externalValue']);
-
+/** An entry of `ResponseSpec.examples` as an Example Object (a bare value is wrapped in `{ value }`). */
 function exampleObject(entry: unknown): Example {
-  if (
-    typeof entry === 'object' &&
-    entry !== null &&
-    !Array.isArray(entry) &&
-    (Object.hasOwn(entry, 'value') || Object.hasOwn(entry, 'externalValue')) &&
-    Object.keys(entry).every((key) => EXAMPLE_FIELDS.has(key) || key.startsWith('x-'))
-  ) {
-    return { ...(entry as Example) };
-  }
-  return { value: entry };
+  return isExampleObject(entry) ? { ...entry } : { value: entry };
 }
 
 function exampleName(example: RouteExample, index: number): string {

@@ -2,9 +2,8 @@
  * The example to-do app on a real port with its OpenAPI document at GET /openapi.json and a docs
  * route, for the browser tests; and the operations of that document, as a docs UI lists them.
  */
-import type { App } from '@charter/core';
+import type { App, DocsRouteOptions } from '@charter/app';
 import { createExampleApp } from '../../../examples/todo-app.ts';
-import { mountSpecRoute } from './spec-route.ts';
 
 /** One operation of the served OpenAPI document. */
 export interface SpecOperation {
@@ -23,13 +22,12 @@ export interface RunningDocsApp {
 }
 
 /**
- * Starts the example app on 127.0.0.1 with the spec route, after `mount(app)` registered the docs
- * route under test.
+ * Starts the example app on 127.0.0.1 with its OpenAPI document (the App option `openapi`) and the
+ * docs route under test: the App option `docs` when given options, else what `mount(app)` registers.
  */
-export function startDocsApp(mount: (app: App) => void): RunningDocsApp {
-  const app = createExampleApp();
-  mountSpecRoute(app);
-  mount(app);
+export function startDocsApp(docs: DocsRouteOptions | ((app: App) => void)): RunningDocsApp {
+  const app = typeof docs === 'function' ? createExampleApp({ openapi: true }) : createExampleApp({ docs });
+  if (typeof docs === 'function') docs(app);
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
   return { app, origin: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
 }

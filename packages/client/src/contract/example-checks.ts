@@ -2,7 +2,13 @@
  * Examples against their schemas: a route's `examples` (request parts with the pipeline's text
  * conversion, response bodies by status) and each response's `examples` map.
  */
-import { type AnySchema, type RegisteredRoute, type RouteExample, validate } from '@charter/core';
+import {
+  type AnySchema,
+  exampleValue,
+  type RegisteredRoute,
+  type RouteExample,
+  validate,
+} from '@charter/core';
 import { formatIssues } from '../errors.ts';
 import type { IssueSink } from './issues.ts';
 import { declares, type RequestPart, requestSchema, responsesOf } from './schemas.ts';
@@ -10,17 +16,6 @@ import { toWire, validateTextPart } from './wire.ts';
 
 // RFC 9110 §15.3.5, §15.3.6, §15.4.5: these statuses never carry content, whatever an example says.
 const NO_CONTENT: ReadonlySet<number> = new Set([204, 205, 304]);
-
-/**
- * The value of one `ResponseSpec.examples` entry: an OpenAPI Example Object (`{ value }`,
- * OpenAPI 3.1 §4.8.19) or the bare value, as mock mode reads it.
- */
-export function exampleValue(entry: unknown): unknown {
-  if (typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'value')) {
-    return (entry as { value: unknown }).value;
-  }
-  return entry;
-}
 
 function label(example: RouteExample, index: number): string {
   return typeof example.name === 'string' && example.name !== '' ? `"${example.name}"` : `#${index}`;

@@ -1,16 +1,11 @@
 import { HttpError } from '../errors/index.ts';
-import type { AnyHandlerResult, AnyRouteDefinition, ResponseSpec, RouteExample } from '../types/index.ts';
-
-/**
- * The value of one entry of `ResponseSpec.examples`: an OpenAPI Example Object (`{ value }`,
- * OpenAPI 3.1 §4.8.19) or, for brevity, the example value itself.
- */
-function exampleValue(entry: unknown): unknown {
-  if (typeof entry === 'object' && entry !== null && Object.hasOwn(entry, 'value')) {
-    return (entry as { value: unknown }).value;
-  }
-  return entry;
-}
+import {
+  type AnyHandlerResult,
+  type AnyRouteDefinition,
+  exampleValue,
+  type ResponseSpec,
+  type RouteExample,
+} from '../types/index.ts';
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -33,6 +33,34 @@ export interface ResponseSpec<B extends AnySchema | undefined = AnySchema | unde
   examples?: Record<string, unknown>;
 }
 
+/** An OpenAPI Example Object (OpenAPI 3.1 §4.8.19): a value with a summary and description. */
+export interface ExampleObject {
+  summary?: string;
+  description?: string;
+  value?: unknown;
+  externalValue?: string;
+}
+
+// §4.8.19: the fixed fields of an Example Object; an object with any other member (`x-` extensions
+// aside) is an example value that happens to have a `value` key, such as `{ value: 3, unit: 'kg' }`.
+const EXAMPLE_FIELDS: ReadonlySet<string> = new Set(['summary', 'description', 'value', 'externalValue']);
+
+/**
+ * Whether an entry of `ResponseSpec.examples` is an Example Object (`{ value }` or `{ externalValue }`,
+ * only Example Object members) rather than the example value itself. One rule for the OpenAPI
+ * document, mock mode and the contract tests.
+ */
+export function isExampleObject(entry: unknown): entry is ExampleObject {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  if (!Object.hasOwn(entry, 'value') && !Object.hasOwn(entry, 'externalValue')) return false;
+  return Object.keys(entry).every((key) => EXAMPLE_FIELDS.has(key) || key.startsWith('x-'));
+}
+
+/** The value an entry of `ResponseSpec.examples` stands for (an Example Object's `value`, else the entry). */
+export function exampleValue(entry: unknown): unknown {
+  return isExampleObject(entry) ? entry.value : entry;
+}
+
 /** Declared responses, by status code. */
 export type ResponsesSpec = { readonly [status: number]: ResponseSpec };
 

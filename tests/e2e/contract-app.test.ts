@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document of the rich example app (examples/contract-app.ts), as GET /openapi.json serves
  * it, checked by tools Charter does not control: an OpenAPI 3.1 schema validator, Redocly's linter with
- * its recommended rules, and openapi-typescript's type generator.
+ * its recommended rules, and openapi-typescript's type generator; and the app's contract tests.
  */
 import { describe, expect, mock, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as ts5 from 'typescript5';
 import { parse } from 'yaml';
+import { runContractTests } from '@charter/client';
 import { createContractApp } from '../../examples/contract-app.ts';
 
 // openapi-typescript builds its output with the TypeScript 5 compiler API, which TypeScript 7 (this
@@ -117,5 +118,20 @@ describe('the example app document, checked by outside tools', () => {
     const file = ts5.createSourceFile('openapi.d.ts', source, ts5.ScriptTarget.ES2022, true);
     const diagnostics = (file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics;
     expect(diagnostics).toEqual([]);
+  });
+});
+
+describe('the example app passes its own contract tests', () => {
+  test('every route is well declared (operationIds, params schemas, examples that validate)', async () => {
+    const report = await runContractTests(createContractApp());
+    expect(report.issues).toEqual([]);
+    // Eight routes of its own plus GET /openapi.json and /openapi.yaml.
+    expect(report).toMatchObject({ ok: true, checked: 10 });
+  });
+
+  test('in mock mode every route answers with a response its contract allows', async () => {
+    const report = await runContractTests(createContractApp({ mockMode: true }));
+    expect(report.issues).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });
