@@ -6,11 +6,10 @@
  * hash and a CSP without the asset origin each stop the page. Chromium is required: when it
  * cannot start, every test here fails with a message saying how to install it.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import {
   DEFAULT_DOCS_ASSETS,
   DOCS_ASSET_SOURCES,
-  DOCS_UI_DEFINITIONS,
   type DocsUi,
   docsContentSecurityPolicy,
   docsPage,
@@ -18,6 +17,8 @@ import {
   mountDocs,
 } from '@charter/docs';
 import type { Browser, Locator, Page } from 'playwright-core';
+// Internal to the package (not public API): the UI definitions the expected policy is written from.
+import { DOCS_UI_DEFINITIONS } from '../../packages/docs/src/docs-page.ts';
 import { type AssetServer, startAssetServer } from './support/asset-server.ts';
 import { launchChromium } from './support/chromium.ts';
 import { type RunningDocsApp, type SpecOperation, specOperations, startDocsApp } from './support/docs-app.ts';
@@ -52,10 +53,17 @@ beforeAll(async () => {
   }
 }, TEST_TIMEOUT_MS);
 
+/**
+ * Each test's pages and apps end with it: a docs UI left running in the shared browser would keep
+ * using CPU (Redoc's search worker, Scalar's rendering) under the tests after it.
+ */
+afterEach(async () => {
+  for (const watch of pages.splice(0)) await watch.close().catch(() => {});
+  for (const app of running.splice(0)) await app.stop();
+}, TEST_TIMEOUT_MS);
+
 afterAll(async () => {
-  for (const watch of pages) await watch.close().catch(() => {});
   await browser?.close();
-  for (const app of running) await app.stop();
   await assets.stop();
 }, TEST_TIMEOUT_MS);
 
@@ -72,7 +80,7 @@ function start(mount: Parameters<typeof startDocsApp>[0]): RunningDocsApp {
 }
 
 async function open(url: string): Promise<PageWatch> {
-  const watch = await watchedPage(requireBrowser());
+  const watch = await watchedPage(requireBrowser(), RENDER_TIMEOUT_MS);
   pages.push(watch);
   const response = await watch.page.goto(url, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);

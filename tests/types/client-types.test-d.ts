@@ -325,6 +325,18 @@ void composedClient.getMember({ params: { org: 'acme', member: 'm' } });
 // @ts-expect-error: the body is required
 void composedClient.cancelOrder({ params: { orderId: 'o1' } });
 
+// Group paths in the type follow the run-time joining: a trailing slash and a route path of `/`.
+const slashed = new App({ logger: false }).group('/api/', {}, (g) =>
+  g
+    .get('/', { operationId: 'root', responses: { 200: {} } }, () => ({ status: 200 }))
+    .get('/x/:id', { operationId: 'item', responses: { 200: {} } }, () => ({ status: 200 })),
+);
+{
+  const root: Equal<OperationsOf<typeof slashed>['root']['path'], '/api'> = true;
+  const item: Equal<OperationsOf<typeof slashed>['item']['path'], '/api/x/:id'> = true;
+  void [root, item];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Options
 // ---------------------------------------------------------------------------------------------

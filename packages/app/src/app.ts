@@ -39,7 +39,8 @@ export class App extends CoreApp {
 
   constructor(options: AppOptions = {}) {
     super(options);
-    const production = this.options.production || this.options.env === 'production';
+    // The same test as the core's (`production` defaults from `env`, and an explicit value wins).
+    const production = this.options.production;
     const docs = docsEnabled(options.docs, production);
     const openapiOption = options.openapi;
     if (

@@ -2,7 +2,12 @@
  * The typed client: one method per operationId, built from `app.registeredRoutes()` at run time
  * and typed from the App's phantom operation map, with no code generation.
  */
-import { IN_PROCESS_ORIGIN, type RegisteredRoute, type ResponseSpec } from '@charter/core';
+import {
+  DEFAULT_ALLOWED_CONTENT_TYPES,
+  IN_PROCESS_ORIGIN,
+  type RegisteredRoute,
+  type ResponseSpec,
+} from '@charter/core';
 import {
   type ClientOptions,
   type ClientFetch,
@@ -10,18 +15,12 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from './options.ts';
+import { compilePath } from './path.ts';
 import { buildRequest, type RequestTarget } from './request.ts';
 import { readResponse, type ResponseTarget } from './response.ts';
 import type { Client, ClientApp, ClientResponse, InProcessClientApp } from './types.ts';
 
-/** The App's default accepted body media types (AppOptions `allowedContentTypes`). */
-const DEFAULT_ACCEPTED: readonly string[] = [
-  'application/json',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data',
-];
-
-/** Everything a call of one operation needs, decided once. */
+/** Everything a call of one operation needs, decided once (the path split, the statuses listed). */
 export interface OperationPlan extends RequestTarget, Omit<ResponseTarget, 'method'> {}
 
 /** The plan of a registered route that has an operationId. */
@@ -31,7 +30,7 @@ export function operationPlan(route: RegisteredRoute, appAccepted: readonly stri
   return Object.freeze({
     operationId: route.operationId as string,
     method: route.method,
-    path: route.path,
+    path: compilePath(route.path),
     accepted: definition.request?.contentTypes ?? appAccepted,
     responses,
     declared: Object.keys(responses).join(', '),
@@ -56,7 +55,7 @@ class OperationTable {
     const routes = this.#app.registeredRoutes();
     const added: OperationPlan[] = [];
     if (routes.length === this.#seen) return added;
-    const accepted = this.#app.options?.allowedContentTypes ?? DEFAULT_ACCEPTED;
+    const accepted = this.#app.options?.allowedContentTypes ?? DEFAULT_ALLOWED_CONTENT_TYPES;
     for (let i = this.#seen; i < routes.length; i++) {
       const route = routes[i] as RegisteredRoute;
       if (route.operationId === undefined || this.#plans.has(route.operationId)) continue;

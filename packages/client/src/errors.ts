@@ -24,7 +24,8 @@ export class UnexpectedStatusError extends Error {
   }
 }
 
-function describeProblem(body: unknown): string {
+/** ` (title: detail)` of an RFC 9457 problem body, for messages; empty when the body says neither. */
+export function describeProblem(body: unknown): string {
   if (typeof body !== 'object' || body === null) return '';
   const { title, detail } = body as { title?: unknown; detail?: unknown };
   const parts = [title, detail].filter((p): p is string => typeof p === 'string' && p.length > 0);

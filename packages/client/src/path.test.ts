@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '@charter/core';
 import fc from 'fast-check';
-import { fillPath } from './path.ts';
+import { compilePath, fillPath, fillTemplate, pathParamNames } from './path.ts';
 
 describe('fillPath', () => {
   test('returns a path without parameters as it is', () => {
@@ -67,5 +67,34 @@ describe('fillPath', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('compilePath', () => {
+  test('splits a route path once into literal text and parameter slots', () => {
+    expect(compilePath('/users')).toEqual(['/users']);
+    expect(compilePath('/')).toEqual(['/']);
+    expect(compilePath('/orgs/:org/files/*path')).toEqual([
+      '/orgs/',
+      { name: 'org', wildcard: false },
+      '/files/',
+      { name: 'path', wildcard: true },
+    ]);
+    expect(compilePath('/:a/:b/x')).toEqual([
+      '/',
+      { name: 'a', wildcard: false },
+      '/',
+      { name: 'b', wildcard: false },
+      '/x',
+    ]);
+    expect(pathParamNames('/orgs/:org/files/*path')).toEqual(['org', 'path']);
+    expect(pathParamNames('/users')).toEqual([]);
+  });
+
+  test('a compiled template fills the same path for every call', () => {
+    const template = compilePath('/u/:id/f/*rest');
+    expect(fillTemplate('op', template, { id: 1, rest: 'a b/c' })).toBe('/u/1/f/a%20b/c');
+    expect(fillTemplate('op', template, { id: 'x', rest: 'd' })).toBe('/u/x/f/d');
+    expect(() => fillTemplate('op', template, { id: 1 })).toThrow('path parameter "rest" is missing');
   });
 });

@@ -45,37 +45,80 @@ function encodeSegment(operationId: string, name: string, segment: string, wildc
   }
 }
 
+/** A `:name` (one segment) or `*name` (the rest of the path) slot of a route path. */
+export interface PathSlot {
+  readonly name: string;
+  readonly wildcard: boolean;
+}
+
+/** A route path split once, at client creation: literal text and the parameter slots between it. */
+export type PathTemplate = readonly (string | PathSlot)[];
+
+/** Splits a route path into its literal text and its `:name`/`*name` slots, in order. */
+export function compilePath(routePath: string): PathTemplate {
+  const template: (string | PathSlot)[] = [];
+  let literal = '';
+  const segments = routePath.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (i > 0) literal += '/';
+    const sigil = segment[0];
+    if (i === 0 || (sigil !== ':' && sigil !== '*')) {
+      literal += segment;
+      continue;
+    }
+    template.push(literal);
+    literal = '';
+    template.push(Object.freeze({ name: segment.slice(1), wildcard: sigil === '*' }));
+  }
+  if (literal !== '' || template.length === 0) template.push(literal);
+  return Object.freeze(template);
+}
+
+/** The `:name` and `*name` parameters of a route path, in order. */
+export function pathParamNames(routePath: string): string[] {
+  const names: string[] = [];
+  for (const part of compilePath(routePath)) if (typeof part !== 'string') names.push(part.name);
+  return names;
+}
+
 /**
- * The path of a request to `routePath` with `params` filled in. `:name` takes one segment (a `/`
- * in the value is refused: the router refuses `%2F`); `*name` takes `/`-separated segments, each
- * checked and encoded. Throws a TypeError naming the operation and the parameter.
+ * The path of a request to a compiled route path with `params` filled in. `:name` takes one
+ * segment (a `/` in the value is refused: the router refuses `%2F`); `*name` takes `/`-separated
+ * segments, each checked and encoded. Throws a TypeError naming the operation and the parameter.
  */
-export function fillPath(operationId: string, routePath: string, params: unknown): string {
-  if (!routePath.includes(':') && !routePath.includes('*')) return routePath;
+export function fillTemplate(operationId: string, template: PathTemplate, params: unknown): string {
+  if (template.length === 1) return template[0] as string;
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw new TypeError(`${operationId}: params must be an object of path parameter values`);
   }
   const values = (params ?? {}) as Record<string, unknown>;
-  const segments = routePath.split('/');
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    const sigil = segment[0];
-    if (sigil !== ':' && sigil !== '*') continue;
-    const name = segment.slice(1);
+  let path = '';
+  for (const part of template) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const { name } = part;
     // Own properties only: `:constructor` must not find Object.prototype.constructor.
     const text = valueText(operationId, name, Object.hasOwn(values, name) ? values[name] : undefined);
-    if (sigil === ':') {
+    if (!part.wildcard) {
       if (text.includes('/')) {
         fail(operationId, name, 'contains "/": a parameter is one path segment (declare a *wildcard)');
       }
-      segments[i] = encodeSegment(operationId, name, text, false);
+      path += encodeSegment(operationId, name, text, false);
     } else {
       if (text === '') fail(operationId, name, 'is empty');
-      segments[i] = text
+      path += text
         .split('/')
-        .map((part) => encodeSegment(operationId, name, part, true))
+        .map((segment) => encodeSegment(operationId, name, segment, true))
         .join('/');
     }
   }
-  return segments.join('/');
+  return path;
+}
+
+/** `fillTemplate` of a route path not compiled beforehand. */
+export function fillPath(operationId: string, routePath: string, params: unknown): string {
+  return fillTemplate(operationId, compilePath(routePath), params);
 }

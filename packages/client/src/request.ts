@@ -2,15 +2,15 @@
 import type { HttpMethod } from '@charter/core';
 import { encodeBody } from './body.ts';
 import { applyHeaders } from './headers.ts';
-import { fillPath } from './path.ts';
+import { fillTemplate, type PathTemplate } from './path.ts';
 import { buildQuery } from './query.ts';
 
 /** Where a call goes: what the client knows of one operation. */
 export interface RequestTarget {
   readonly operationId: string;
   readonly method: HttpMethod;
-  /** The full route path (group and plugin prefixes applied), with its `:name`/`*name` segments. */
-  readonly path: string;
+  /** The full route path (group and plugin prefixes applied), split at its `:name`/`*name` segments. */
+  readonly path: PathTemplate;
   /** Media types the route accepts for its body. */
   readonly accepted: readonly string[];
 }
@@ -47,7 +47,7 @@ export function buildRequest(
 ): Request {
   const { operationId, method } = target;
   const parts = checkInput(operationId, input);
-  const path = fillPath(operationId, target.path, parts.params);
+  const path = fillTemplate(operationId, target.path, parts.params);
   const query = buildQuery(operationId, parts.query);
   const headers = new Headers(defaultHeaders);
   applyHeaders(headers, parts.headers, `${operationId}: headers`);

@@ -7,8 +7,8 @@ import { ResponseParseError, ResponseValidationError, UnexpectedStatusError } fr
 import { isJsonMediaType, mediaType } from './media-type.ts';
 import type { ClientResponse } from './types.ts';
 
-// RFC 9110 §9.3.2 (HEAD), §15.3.5 (204), §15.3.6 (205), §15.4.5 (304): never any content.
-const NO_CONTENT: ReadonlySet<number> = new Set([204, 205, 304]);
+// RFC 9110 §15.3.5 (204), §15.3.6 (205), §15.4.5 (304): never any content, whatever is declared.
+export const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
 /** What the client knows of an operation's responses. */
 export interface ResponseTarget {
@@ -19,8 +19,9 @@ export interface ResponseTarget {
   readonly declared: string;
 }
 
-function hasNoContent(method: string, status: number): boolean {
-  return method === 'HEAD' || NO_CONTENT.has(status);
+/** Whether a response has no content: an answer to HEAD (RFC 9110 §9.3.2) or a no-content status. */
+export function hasNoContent(method: string, status: number): boolean {
+  return method === 'HEAD' || NO_CONTENT_STATUSES.has(status);
 }
 
 async function discard(response: Response): Promise<void> {
@@ -54,7 +55,7 @@ async function readDeclaredBody(target: ResponseTarget, response: Response): Pro
 }
 
 /** An undeclared response's body, for the error: JSON when it parses, else text; undefined when empty. */
-async function readLooseBody(method: string, response: Response): Promise<unknown> {
+export async function readLooseBody(method: string, response: Response): Promise<unknown> {
   if (hasNoContent(method, response.status)) {
     await discard(response);
     return undefined;

@@ -2,6 +2,7 @@
  * The five browser assets of the docs UIs, pinned to exact versions on jsDelivr with Subresource
  * Integrity hashes (W3C SRI §3.1), and the checks on assets a caller supplies instead.
  */
+import { decodeBase64 } from '@charter/core';
 import { hasControlCharacter } from './html.ts';
 
 /** The docs UIs: Scalar API Reference, Swagger UI and Redoc. */
@@ -140,26 +141,10 @@ const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 /** SRI §3.2: the digest length, in bytes, of each hash algorithm the browsers support. */
 const DIGEST_BYTES: Readonly<Record<string, number>> = { sha256: 32, sha384: 48, sha512: 64 };
 
-/** True for canonical standard base64 (RFC 4648 §4) of exactly `bytes` bytes. */
+/** True for canonical padded standard base64 (RFC 4648 §4) of exactly `bytes` bytes. */
 function isBase64Of(text: string, bytes: number): boolean {
-  if (text.length !== Math.ceil(bytes / 3) * 4) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const ok =
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f ||
-      c === 0x3d;
-    if (!ok) return false;
-  }
-  try {
-    // Re-encoding catches misplaced padding and non-zero trailing bits.
-    return btoa(atob(text)) === text && atob(text).length === bytes;
-  } catch {
-    return false;
-  }
+  // The core decoder is strict: one spelling per byte string (padding exact, trailing bits zero).
+  return decodeBase64(text, 'base64', { padded: true })?.length === bytes;
 }
 
 /**

@@ -5,7 +5,7 @@ import { assertScriptNonce, assertSerialisedOrigin, docsContentSecurityPolicy } 
 import { docsPage, resolveDocsUi } from './docs-page.ts';
 import type { JsonObject } from './html.ts';
 import { htmlResponse } from './html-response.ts';
-import type { DocsHtmlOptions, DocsPage } from './render.ts';
+import { DOCS_HTML_OPTION_KEYS, type DocsHtmlOptions, type DocsPage } from './render.ts';
 
 /** Options of `mountDocs`. */
 export interface MountDocsOptions {
@@ -33,17 +33,7 @@ export interface MountDocsOptions {
   connectOrigins?: readonly string[];
 }
 
-const OPTION_KEYS: readonly string[] = [
-  'path',
-  'ui',
-  'specUrl',
-  'title',
-  'assets',
-  'crossOrigin',
-  'scriptNonce',
-  'configuration',
-  'connectOrigins',
-];
+const OPTION_KEYS: readonly string[] = ['path', 'ui', ...DOCS_HTML_OPTION_KEYS, 'connectOrigins'];
 
 /** Validates the `path` option (default `/docs`). */
 function resolvePath(value: unknown): string {

@@ -4,7 +4,13 @@
  */
 import type { RedocAssets } from './assets.ts';
 import type { JsonObject } from './html.ts';
-import { type DocsHtmlOptions, type DocsUiDefinition, renderDocsPage } from './render.ts';
+import {
+  DOCS_CONFIG_ID,
+  DOCS_MOUNT_ID,
+  type DocsHtmlOptions,
+  type DocsUiDefinition,
+  renderDocsPage,
+} from './render.ts';
 
 /** Options of `redocHtml`. */
 export type RedocHtmlOptions = DocsHtmlOptions<RedocAssets>;
@@ -12,8 +18,8 @@ export type RedocHtmlOptions = DocsHtmlOptions<RedocAssets>;
 /** Redoc's init script: the configuration goes to `Redoc.init` as it was given. */
 const INIT_SCRIPT = [
   '(function () {',
-  "  var data = JSON.parse(document.getElementById('charter-docs-config').textContent);",
-  "  Redoc.init(data.specUrl, data.configuration, document.getElementById('charter-docs'));",
+  `  var data = JSON.parse(document.getElementById('${DOCS_CONFIG_ID}').textContent);`,
+  `  Redoc.init(data.specUrl, data.configuration, document.getElementById('${DOCS_MOUNT_ID}'));`,
   '})();',
 ].join('\n');
 

@@ -68,19 +68,20 @@ export interface DocsUiDefinition {
   data(specUrl: string, configuration: JsonObject): JsonObject;
 }
 
-/** Id of the element the UI renders into (the init scripts name it too). */
+/** Id of the element the UI renders into (each UI's init script reads it too). */
 export const DOCS_MOUNT_ID = 'charter-docs';
-/** Id of the JSON data block holding the spec URL and configuration (the init scripts name it too). */
+/** Id of the JSON data block holding the spec URL and configuration (each init script reads it). */
 export const DOCS_CONFIG_ID = 'charter-docs-config';
 
-const OPTION_KEYS: readonly string[] = [
+/** The option keys of `DocsHtmlOptions`, shared with `mountDocs` which extends them. */
+export const DOCS_HTML_OPTION_KEYS: readonly string[] = Object.freeze([
   'specUrl',
   'title',
   'assets',
   'crossOrigin',
   'scriptNonce',
   'configuration',
-];
+]);
 
 /** Refused spec URL schemes get a message of their own. */
 function schemeOf(url: string): string | undefined {
@@ -137,7 +138,7 @@ export function renderDocsPage(definition: DocsUiDefinition, options: DocsHtmlOp
   const fn = `${definition.ui} docs page`;
   if (typeof options !== 'object' || options === null) throw new TypeError(`${fn} options must be an object`);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) throw new TypeError(`${fn} has no option "${key}"`);
+    if (!DOCS_HTML_OPTION_KEYS.includes(key)) throw new TypeError(`${fn} has no option "${key}"`);
   }
   const specOrigin = specUrlOrigin(options.specUrl);
   const title = options.title ?? 'API reference';

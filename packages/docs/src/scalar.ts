@@ -4,7 +4,13 @@
  */
 import type { ScalarAssets } from './assets.ts';
 import type { JsonObject } from './html.ts';
-import { type DocsHtmlOptions, type DocsUiDefinition, renderDocsPage } from './render.ts';
+import {
+  DOCS_CONFIG_ID,
+  DOCS_MOUNT_ID,
+  type DocsHtmlOptions,
+  type DocsUiDefinition,
+  renderDocsPage,
+} from './render.ts';
 
 /** Options of `scalarHtml`. */
 export type ScalarHtmlOptions = DocsHtmlOptions<ScalarAssets>;
@@ -18,7 +24,8 @@ const SCALAR_DEFAULTS: JsonObject = { withDefaultFonts: false };
 
 /** Scalar's init script; it reads its configuration from the page's JSON data block. */
 const INIT_SCRIPT =
-  "Scalar.createApiReference('#charter-docs', JSON.parse(document.getElementById('charter-docs-config').textContent));";
+  `Scalar.createApiReference('#${DOCS_MOUNT_ID}', ` +
+  `JSON.parse(document.getElementById('${DOCS_CONFIG_ID}').textContent));`;
 
 /**
  * Runs before Scalar's script: the zod copy inside it probes for `Function` (to compile its parsers)

@@ -4,7 +4,13 @@
  */
 import type { SwaggerUiAssets } from './assets.ts';
 import type { JsonObject } from './html.ts';
-import { type DocsHtmlOptions, type DocsUiDefinition, renderDocsPage } from './render.ts';
+import {
+  DOCS_CONFIG_ID,
+  DOCS_MOUNT_ID,
+  type DocsHtmlOptions,
+  type DocsUiDefinition,
+  renderDocsPage,
+} from './render.ts';
 
 /** Options of `swaggerUiHtml`. */
 export type SwaggerUiHtmlOptions = DocsHtmlOptions<SwaggerUiAssets>;
@@ -23,8 +29,8 @@ const SWAGGER_UI_DEFAULTS: JsonObject = {
 /** Swagger UI's init script: its presets are functions, so they are added here rather than in the JSON. */
 const INIT_SCRIPT = [
   '(function () {',
-  "  var config = JSON.parse(document.getElementById('charter-docs-config').textContent);",
-  "  config.dom_id = '#charter-docs';",
+  `  var config = JSON.parse(document.getElementById('${DOCS_CONFIG_ID}').textContent);`,
+  `  config.dom_id = '#${DOCS_MOUNT_ID}';`,
   '  config.presets = [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset];',
   '  window.ui = SwaggerUIBundle(config);',
   '})();',

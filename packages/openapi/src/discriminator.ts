@@ -3,11 +3,12 @@ import {
   describeJsonSchema,
   type InferInput,
   type InferOutput,
+  isStandardSchema,
   type JsonSchema,
   type StandardResult,
   type StandardSchemaV1,
 } from '@charter/core';
-import { COMPONENT_NAME, componentName, isStandardSchema, pascalCase } from './json-walk.ts';
+import { COMPONENT_NAME, componentName, pascalCase } from './json-walk.ts';
 
 /** OpenAPI 3.1 §4.8.25: which property tells the branches of a `oneOf`/`anyOf` apart. */
 export interface Discriminator {

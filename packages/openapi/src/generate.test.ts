@@ -530,10 +530,57 @@ describe('generateOpenAPI: webhooks', () => {
     expect(() => webhookDoc({ bad: { method: 'FETCH', responses: { 204: {} } } })).toThrow('Webhook bad');
   });
 
+  test('a webhook without a response, or with a status that is not 100 to 599, is an OpenAPIError naming it', () => {
+    expect(() => webhookDoc({ bad: { method: 'POST', responses: {} } })).toThrow(
+      new OpenAPIError('Webhook bad: responses must declare at least one status'),
+    );
+    for (const status of ['ok', '99', '600', '2.5']) {
+      expect(() => webhookDoc({ bad: { method: 'POST', responses: { [status]: {} } } })).toThrow(
+        new OpenAPIError(`Webhook bad: response status "${status}" must be an integer from 100 to 599`),
+      );
+    }
+  });
+
+  test("a webhook's malformed callback is an OpenAPIError naming the webhook and the callback", () => {
+    expect(() =>
+      webhookDoc({
+        ping: { method: 'POST', responses: { 204: {} }, callbacks: { ack: { '{$request.body#/url}': {} } } },
+      }),
+    ).toThrow('Webhook ping callback ack: {$request.body#/url}: must declare method and responses');
+  });
+
   test('a webhook naming an undeclared scheme is an OpenAPIError naming the webhook', () => {
     expect(() =>
       webhookDoc({ signed: { method: 'POST', auth: { scheme: 'nope' }, responses: { 204: {} } } }),
     ).toThrow('Webhook signed: auth names the security scheme "nope"');
+  });
+
+  test('a webhook operationId used by a route or another webhook is an OpenAPIError naming both (§4.8.10)', () => {
+    const app = route(newApp(), 'POST', '/orders', { operationId: 'orderPaid' });
+    const webhooks = { paid: { method: 'POST', operationId: 'orderPaid', responses: { 204: {} } } };
+    expect(() => generateOpenAPI(app, { info, webhooks } as never)).toThrow(
+      'Webhook paid: operationId "orderPaid" is already used by Route POST /orders',
+    );
+    expect(() =>
+      webhookDoc({
+        one: { method: 'POST', operationId: 'ping', responses: { 204: {} } },
+        two: { method: 'POST', operationId: 'ping', responses: { 204: {} } },
+      }),
+    ).toThrow(
+      new OpenAPIError(
+        'Webhook two: operationId "ping" is already used by Webhook one; OpenAPI requires every operationId of the document to be unique',
+      ),
+    );
+  });
+
+  test('distinct operationIds across routes and webhooks are kept', () => {
+    const app = route(newApp(), 'POST', '/orders', { operationId: 'createOrder' });
+    const doc = generateOpenAPI(app, {
+      info,
+      webhooks: { paid: { method: 'POST', operationId: 'orderPaid', responses: { 204: {} } } },
+    });
+    expect(doc.paths['/orders']?.post?.operationId).toBe('createOrder');
+    expect(doc.webhooks?.paid?.post?.operationId).toBe('orderPaid');
   });
 
   test('no webhooks gives no webhooks member', () => {

@@ -1,14 +1,20 @@
 import {
   type AnySchema,
   type App,
-  HTTP_METHODS,
   type RegisteredRoute,
   type RouteContract,
   type SecurityScheme,
   toOpenAPISecurityScheme,
 } from '@charter/core';
 import { OpenAPIError } from './errors.ts';
-import { buildOperation, type OperationContext, type OperationSource } from './operation.ts';
+import {
+  assertCallbacks,
+  assertOperationShape,
+  buildOperation,
+  type OperationContext,
+  type OperationSource,
+  SENT_CONTENT_TYPES,
+} from './operation.ts';
 import { toOpenAPIPath } from './paths.ts';
 import { PROBLEM_DETAILS, PROBLEM_DETAILS_SCHEMA } from './problem.ts';
 import { SchemaRegistry } from './schemas.ts';
@@ -60,10 +66,12 @@ function assertServers(servers: readonly Server[]): void {
 function routeSource(route: RegisteredRoute): OperationSource & { template: string } {
   const { template, params } = toOpenAPIPath(route.path);
   const d = route.definition;
+  const owner = `Route ${route.method} ${route.path}`;
+  assertCallbacks(owner, d.callbacks);
   return {
     template,
     method: route.method,
-    owner: `Route ${route.method} ${route.path}`,
+    owner,
     operationId: route.operationId,
     summary: d.summary,
     description: d.description,
@@ -81,18 +89,10 @@ function routeSource(route: RegisteredRoute): OperationSource & { template: stri
 }
 
 function webhookSource(name: string, webhook: WebhookDefinition): OperationSource {
-  if (
-    typeof webhook !== 'object' ||
-    webhook === null ||
-    typeof webhook.responses !== 'object' ||
-    webhook.responses === null ||
-    !HTTP_METHODS.includes(webhook.method)
-  ) {
-    throw new OpenAPIError(
-      `Webhook ${name}: must declare method and responses (method: one of ${HTTP_METHODS.join(', ')})`,
-    );
-  }
-  return { ...webhook, owner: `Webhook ${name}`, pathParams: [] };
+  const owner = `Webhook ${name}`;
+  assertOperationShape(owner, webhook);
+  assertCallbacks(owner, webhook.callbacks);
+  return { ...webhook, owner, pathParams: [] };
 }
 
 /** Every schema of an operation source, for counting reuse before anything is emitted. */
@@ -113,7 +113,7 @@ function* schemasOf(
   }
   for (const expressions of Object.values(source.callbacks ?? {})) {
     for (const op of Object.values(expressions))
-      yield* schemasOf({ ...op, owner: '', pathParams: [] }, ['application/json']);
+      yield* schemasOf({ ...op, owner: '', pathParams: [] }, SENT_CONTENT_TYPES);
   }
 }
 
@@ -147,8 +147,8 @@ export function generateOpenAPI(app: App, options: GenerateOpenAPIOptions): Open
   const webhookSources = Object.entries(options.webhooks ?? {}).map(
     ([name, webhook]) => [name, webhookSource(name, webhook)] as const,
   );
-  // The API sends webhooks (like callbacks) as JSON; the media types it accepts do not apply to them.
-  const webhookCtx: OperationContext = { ...ctx, defaultContentTypes: ['application/json'] };
+  // The API sends webhooks (like callbacks); the media types it accepts do not apply to them.
+  const webhookCtx: OperationContext = { ...ctx, defaultContentTypes: SENT_CONTENT_TYPES };
   for (const source of sources) {
     for (const schema of schemasOf(source, ctx.defaultContentTypes)) schemas.countUse(schema);
   }
@@ -182,17 +182,30 @@ export function generateOpenAPI(app: App, options: GenerateOpenAPIOptions): Open
     for (const tag of source.tags ?? []) if (!tagsUsed.includes(tag)) tagsUsed.push(tag);
   }
 
-  const doc: OpenAPIDocument = { openapi: OPENAPI_VERSION, info: { ...options.info }, paths };
+  // Key order as §4.8.1 lists the fields: servers before paths.
+  const doc = { openapi: OPENAPI_VERSION, info: { ...options.info } } as OpenAPIDocument;
   if (options.servers !== undefined && options.servers.length > 0) {
-    // Key order as the specification lists the fields: servers before paths.
-    const { paths: p, ...head } = doc;
-    Object.assign(doc, { ...head, servers: options.servers.map((s) => ({ ...s })) });
-    delete (doc as Partial<OpenAPIDocument>).paths;
-    doc.paths = p;
+    doc.servers = options.servers.map((s) => ({ ...s }));
   }
+  doc.paths = paths;
   if (webhookSources.length > 0) {
     doc.webhooks = {};
+    // §4.8.10: an operationId is unique among all the operations of the document, webhooks included.
+    const operationIds = new Map(
+      sources.flatMap((s) => (s.operationId === undefined ? [] : [[s.operationId, s.owner] as const])),
+    );
     for (const [name, source] of webhookSources) {
+      const id = source.operationId;
+      if (id !== undefined) {
+        const user = operationIds.get(id);
+        if (user !== undefined) {
+          throw new OpenAPIError(
+            `${source.owner}: operationId "${id}" is already used by ${user}; ` +
+              'OpenAPI requires every operationId of the document to be unique',
+          );
+        }
+        operationIds.set(id, source.owner);
+      }
       doc.webhooks[name] = { [source.method.toLowerCase()]: buildOperation(source, webhookCtx) };
       for (const tag of source.tags ?? []) if (!tagsUsed.includes(tag)) tagsUsed.push(tag);
     }

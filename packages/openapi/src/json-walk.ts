@@ -20,6 +20,20 @@ export function rewriteJson(
   return walk(value, true);
 }
 
+/**
+ * A deep copy of a JSON value in which every `$ref` string is replaced by what `to` maps it to (`undefined`
+ * keeps it). Nodes holding a `$ref` are walked too: draft 2020-12 allows keywords beside `$ref`.
+ */
+export function mapRefs(value: unknown, to: (ref: string) => string | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => mapRefs(item, to));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = key === '$ref' && typeof child === 'string' ? (to(child) ?? child) : mapRefs(child, to);
+  }
+  return out;
+}
+
 /** Every `$ref` string in a JSON value. */
 export function collectRefs(value: unknown, into: Set<string> = new Set()): Set<string> {
   if (Array.isArray(value)) {
@@ -46,6 +60,11 @@ export function canonicalJson(value: unknown): string {
 /** OpenAPI 3.1 §4.8.7: component names match `^[a-zA-Z0-9.\-_]+$`. */
 export const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 
+/** `Name`, then `Name2`, `Name3`...: the candidates for a component name. */
+export function numberedName(base: string, n: number): string {
+  return n === 1 ? base : `${base}${n}`;
+}
+
 /** A component name made from free text: other characters become `_`. */
 export function componentName(text: string): string {
   let out = '';
@@ -60,9 +79,4 @@ export function pascalCase(text: string): string {
     .filter((part) => part !== '')
     .map((part) => part[0]?.toUpperCase() + part.slice(1))
     .join('');
-}
-
-/** Whether a value is a Standard Schema (arktype's types are functions, others objects). */
-export function isStandardSchema(value: unknown): boolean {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
 }

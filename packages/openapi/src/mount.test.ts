@@ -175,6 +175,40 @@ describe('mountOpenAPI', () => {
     expect(() => mountOpenAPI(newApp()).document()).not.toThrow();
   });
 
+  test('a document that cannot be generated is tried once per set of routes, not on every request', async () => {
+    const { logger, errors } = recordingLogger();
+    let calls = 0;
+    const broken: StandardSchemaV1<unknown, unknown> = {
+      '~standard': {
+        version: 1,
+        vendor: 'broken',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: {
+          input: () => {
+            calls++;
+            throw new Error('no JSON Schema');
+          },
+          output: () => {
+            calls++;
+            throw new Error('no JSON Schema');
+          },
+        },
+      },
+    };
+    const app = new App({ logger, production: false });
+    const mounted = mountOpenAPI(app);
+    addRoute(app, '/broken', { responses: { 200: { body: broken } } });
+    for (const path of ['/openapi.json', '/openapi.json', '/openapi.yaml']) {
+      expect((await app.request(path)).status).toBe(500);
+    }
+    expect(() => mounted.document()).toThrow('Route GET /broken: response 200 body');
+    expect(calls).toBe(1);
+    expect(errors).toEqual(['The OpenAPI document cannot be generated']);
+    addRoute(app, '/later');
+    expect((await app.request('/openapi.json')).status).toBe(500);
+    expect(calls).toBe(2);
+  });
+
   test('in production the 500 problem does not reveal the route', async () => {
     const app = newApp({ production: true });
     mountOpenAPI(app);
@@ -219,6 +253,17 @@ describe('mountOpenAPI', () => {
       );
       expect(() => mountOpenAPI(newApp(), { yamlPath: bad as never })).toThrow(
         'openapi.yamlPath must be a path',
+      );
+    }
+  });
+
+  test('refuses a path or yamlPath with a route parameter or wildcard: the document has one URL', () => {
+    for (const bad of ['/spec/:version', '/docs/*rest']) {
+      expect(() => mountOpenAPI(newApp(), { path: bad })).toThrow(
+        `openapi.path must not contain route parameters, got "${bad}"`,
+      );
+      expect(() => mountOpenAPI(newApp(), { yamlPath: bad })).toThrow(
+        `openapi.yamlPath must not contain route parameters, got "${bad}"`,
       );
     }
   });

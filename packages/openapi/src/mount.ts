@@ -26,6 +26,10 @@ function assertPath(name: string, path: unknown): asserts path is string {
   if (typeof path !== 'string' || !path.startsWith('/') || path.includes('?') || path.includes('#')) {
     throw new TypeError(`openapi.${name} must be a path starting with "/", got ${JSON.stringify(path)}`);
   }
+  // The document has one URL: a parameter or wildcard would serve it under many.
+  if (path.includes(':') || path.includes('*')) {
+    throw new TypeError(`openapi.${name} must not contain route parameters, got ${JSON.stringify(path)}`);
+  }
 }
 
 /** The document's `info` from the App's own metadata. */
@@ -50,21 +54,29 @@ export function mountOpenAPI(app: App, options: OpenAPIMountOptions = {}): Mount
   if (generate.info !== undefined) assertInfo(generate.info);
 
   // The serialised forms are kept as bytes: a byte body is sent as is (a string would be JSON-encoded again).
-  let cache: { routes: number; doc: OpenAPIDocument; json?: Uint8Array; yaml?: Uint8Array } | undefined;
+  // A failure is kept too, so a broken contract is not regenerated (and logged) on every request.
+  type Generated = { routes: number; doc: OpenAPIDocument; json?: Uint8Array; yaml?: Uint8Array };
+  let cache: Generated | { routes: number; error: OpenAPIError } | undefined;
   const encoder = new TextEncoder();
-  const current = () => {
+  const current = (): Generated => {
     const routes = app.registeredRoutes().length;
     if (cache === undefined || cache.routes !== routes) {
-      cache = { routes, doc: generateOpenAPI(app, { ...generate, info: generate.info ?? appInfo(app) }) };
+      try {
+        cache = { routes, doc: generateOpenAPI(app, { ...generate, info: generate.info ?? appInfo(app) }) };
+      } catch (error) {
+        if (!(error instanceof OpenAPIError)) throw error;
+        app.logger.error('The OpenAPI document cannot be generated', { error });
+        cache = { routes, error };
+      }
     }
+    if ('error' in cache) throw cache.error;
     return cache;
   };
-  const serve = <T>(render: (entry: NonNullable<typeof cache>) => T): T => {
+  const serve = <T>(render: (entry: Generated) => T): T => {
     try {
       return render(current());
     } catch (error) {
       if (!(error instanceof OpenAPIError)) throw error;
-      app.logger.error('The OpenAPI document cannot be generated', { error });
       throw new InternalError({ detail: error.message });
     }
   };

@@ -531,6 +531,29 @@ describe('callbacks', () => {
     );
   });
 
+  test('a malformed callback is an OpenAPIError naming route, callback and expression, not a TypeError', () => {
+    const expression = '{$request.body#/callbackUrl}';
+    const cases: [Record<string, unknown>, string][] = [
+      [{ method: undefined }, `callback jobDone: ${expression}: must declare method and responses`],
+      [{ method: 'FETCH' }, `callback jobDone: ${expression}: must declare method and responses`],
+      [{ responses: undefined }, `callback jobDone: ${expression}: must declare method and responses`],
+      [{ responses: {} }, `callback jobDone: ${expression}: responses must declare at least one status`],
+      [
+        { responses: { ok: {} } },
+        `callback jobDone: ${expression}: response status "ok" must be an integer from 100 to 599`,
+      ],
+    ];
+    for (const [extra, message] of cases) {
+      const run = () => callbackApp(extra);
+      expect(run).toThrow(OpenAPIError);
+      expect(run).toThrow(`Route POST /jobs ${message}`);
+    }
+    const app = withRoute({ method: 'POST', path: '/jobs', callbacks: { jobDone: null } });
+    expect(() => generateOpenAPI(app, { info })).toThrow(
+      new OpenAPIError('Route POST /jobs callback jobDone: must map runtime expressions to operations'),
+    );
+  });
+
   test('a route without callbacks has no callbacks member', () => {
     expect(op({})).not.toHaveProperty('callbacks');
   });

@@ -2,6 +2,7 @@ import {
   type AnySchema,
   type AuthSpec,
   type CallbackMap,
+  HTTP_METHODS,
   type HttpMethod,
   isExampleObject,
   type JsonSchema,
@@ -65,6 +66,9 @@ export interface OperationContext {
 // they are described by the media types and the security requirement instead.
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const META_KEY = /^[A-Za-z0-9._-]+$/;
+
+/** Media types of the bodies the API sends itself (callbacks, webhooks): JSON, whatever types it accepts. */
+export const SENT_CONTENT_TYPES: readonly string[] = ['application/json'];
 
 /** The OpenAPI Operation Object of a route, webhook or callback. */
 export function buildOperation(source: OperationSource, ctx: OperationContext): Operation {
@@ -306,8 +310,48 @@ function buildHeaders(
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
+/**
+ * What the core checks of a route, for a webhook or callback operation given to the generator: a method
+ * and at least one response (§4.8.16), by status code from 100 to 599.
+ */
+export function assertOperationShape(owner: string, op: unknown): void {
+  const { method, responses } = (typeof op === 'object' && op !== null ? op : {}) as Partial<OperationSource>;
+  if (
+    method === undefined ||
+    !HTTP_METHODS.includes(method) ||
+    typeof responses !== 'object' ||
+    responses === null
+  ) {
+    throw new OpenAPIError(
+      `${owner}: must declare method and responses (method: one of ${HTTP_METHODS.join(', ')})`,
+    );
+  }
+  const statuses = Object.keys(responses);
+  if (statuses.length === 0) throw new OpenAPIError(`${owner}: responses must declare at least one status`);
+  for (const key of statuses) {
+    const status = Number(key);
+    if (!Number.isInteger(status) || status < 100 || status > 599) {
+      throw new OpenAPIError(`${owner}: response status "${key}" must be an integer from 100 to 599`);
+    }
+  }
+}
+
+/** Checks a `callbacks` map (name to runtime expression to operation) before anything reads it. */
+export function assertCallbacks(owner: string, callbacks: CallbackMap | undefined): void {
+  for (const [name, expressions] of Object.entries(callbacks ?? {})) {
+    if (typeof expressions !== 'object' || expressions === null) {
+      throw new OpenAPIError(`${owner} callback ${name}: must map runtime expressions to operations`);
+    }
+    for (const [expression, op] of Object.entries(expressions)) {
+      assertOperationShape(`${owner} callback ${name}: ${expression}`, op);
+    }
+  }
+}
+
 function buildCallbacks(source: OperationSource, ctx: OperationContext): Record<string, Callback> {
   const out: Record<string, Callback> = {};
+  // The API sends callbacks; the app's accepted request types do not apply to them.
+  const sent: OperationContext = { ...ctx, defaultContentTypes: SENT_CONTENT_TYPES };
   for (const [name, expressions] of Object.entries(source.callbacks ?? {})) {
     const callback: Callback = {};
     for (const [expression, op] of Object.entries(expressions)) {
@@ -323,8 +367,7 @@ function buildCallbacks(source: OperationSource, ctx: OperationContext): Record<
             responses: op.responses,
             pathParams: [],
           },
-          // The API sends callbacks as JSON; the app's accepted request types do not apply to them.
-          { ...ctx, defaultContentTypes: ['application/json'] },
+          sent,
         ),
       };
     }

@@ -327,6 +327,80 @@ describe('$defs and self references', () => {
     });
   });
 
+  test('a zod meta({ id }) schema used by two routes is one component, its own $defs refs rewritten', () => {
+    const Country = z.object({ code: z.string() }).meta({ id: 'Country' });
+    const Address = z.object({ city: z.string(), country: Country }).meta({ id: 'Address' });
+    const app = newApp();
+    bodyRoute(app, '/shops', z.object({ address: Address }));
+    bodyRoute(app, '/depots', z.object({ location: Address }));
+    const doc = generateOpenAPI(app, { info });
+    expectSelfContained(doc);
+    expect(Object.keys(doc.components?.schemas ?? {}).sort()).toEqual(['Address', 'Country']);
+    expect(doc.components?.schemas?.Address?.properties).toMatchObject({
+      country: { $ref: `${COMPONENTS}Country` },
+    });
+    expect((requestSchema(doc, '/depots')?.properties as Record<string, JsonSchema>).location).toEqual({
+      $ref: `${COMPONENTS}Address`,
+    });
+  });
+
+  test('a zod recursive schema that also has $defs: the $defs refs stay on their components', () => {
+    const Address = z.object({ city: z.string() }).meta({ id: 'Address' });
+    const Category: z.ZodType = z.object({
+      address: Address,
+      get children() {
+        return z.array(Category);
+      },
+    });
+    const app = newApp();
+    bodyRoute(app, '/categories', Category, { operationId: 'createCategory' });
+    const doc = generateOpenAPI(app, { info });
+    expectSelfContained(doc);
+    expect(doc.components?.schemas?.CreateCategoryBody?.properties).toEqual({
+      address: { $ref: `${COMPONENTS}Address` },
+      children: { type: 'array', items: { $ref: `${COMPONENTS}CreateCategoryBody` } },
+    });
+  });
+
+  test('a named recursive schema points at its own component', () => {
+    const Category: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Category);
+      },
+    });
+    const app = newApp();
+    bodyRoute(app, '/categories', Category);
+    const doc = generateOpenAPI(app, { info, schemas: { Category } });
+    expectSelfContained(doc);
+    expect(requestSchema(doc, '/categories')).toEqual({ $ref: `${COMPONENTS}Category` });
+    expect(doc.components?.schemas?.Category?.properties).toMatchObject({
+      children: { items: { $ref: `${COMPONENTS}Category` } },
+    });
+  });
+
+  test('a self-referencing escape-hatch schema becomes a component, pointers into its root included', () => {
+    const app = newApp();
+    bodyRoute(app, '/nodes', v.unknown(), {
+      operationId: 'createNode',
+      openapi: {
+        jsonSchema: {
+          body: {
+            type: 'object',
+            properties: { id: { type: 'string' }, parent: { $ref: '#/properties/id' }, next: { $ref: '#' } },
+          },
+        },
+      },
+    });
+    const doc = generateOpenAPI(app, { info });
+    expect(requestSchema(doc, '/nodes')).toEqual({ $ref: `${COMPONENTS}CreateNodeBody` });
+    expect(doc.components?.schemas?.CreateNodeBody?.properties).toEqual({
+      id: { type: 'string' },
+      parent: { $ref: `${COMPONENTS}CreateNodeBody/properties/id` },
+      next: { $ref: `${COMPONENTS}CreateNodeBody` },
+    });
+  });
+
   test('a self-referencing schema with a usable title is named after it', () => {
     const Node: z.ZodType = z
       .object({

@@ -1,4 +1,4 @@
-import { type AnySchema, describeJsonSchema, type JsonSchema } from '@charter/core';
+import { type AnySchema, describeJsonSchema, isStandardSchema, type JsonSchema } from '@charter/core';
 import { type DiscriminatedUnion, isDiscriminatedUnion } from './discriminator.ts';
 import { OpenAPIError } from './errors.ts';
 import {
@@ -6,7 +6,8 @@ import {
   canonicalJson,
   collectRefs,
   componentName,
-  isStandardSchema,
+  mapRefs,
+  numberedName,
   rewriteJson,
 } from './json-walk.ts';
 
@@ -22,12 +23,19 @@ export interface SchemaSite {
   readonly suggestedName: string;
 }
 
+/** A library's JSON Schema made to fit the document, and the components its `$defs` became. */
+interface Converted {
+  readonly json: JsonSchema;
+  readonly defs: readonly string[];
+}
+
 /**
  * Turns the routes' schemas into JSON Schema for the document and decides which of them go to
  * `components/schemas` (referenced with `$ref`): the schemas named in the generator's `schemas`
  * option (also where they appear nested inside another schema), schemas used in more than one place
- * (named by their JSON Schema `title`, else after their first use), the branches of a
- * `discriminatedUnion`, and the `$defs` a library emits for recursive or aliased types.
+ * (named by their JSON Schema `title`, else after their first use), schemas that point into themselves
+ * (`$ref: '#'`), the branches of a `discriminatedUnion`, and the `$defs` a library emits for recursive
+ * or aliased types.
  */
 export class SchemaRegistry {
   readonly components: Record<string, JsonSchema> = {};
@@ -54,13 +62,12 @@ export class SchemaRegistry {
       this.#explicit.set(schema, name);
     }
     for (const [schema, name] of this.#explicit) {
-      const json = this.#convert(schema, 'output', {
-        owner: `schemas.${name}`,
-        part: 'schema',
-        suggestedName: name,
-      });
-      this.components[name] = json;
+      this.#place(
+        name,
+        this.#convert(schema, 'output', { owner: `schemas.${name}`, part: 'schema', suggestedName: name }),
+      );
       this.#made.set(schema, { input: name, output: name });
+      const json = this.components[name] as JsonSchema;
       // Only composite schemas are recognised by shape when nested: a named `{ type: 'string' }` would
       // otherwise claim every plain string of the document.
       if (isComposite(json)) this.#explicitJson.set(canonicalJson(json), name);
@@ -88,48 +95,67 @@ export class SchemaRegistry {
     override?: JsonSchema,
     inline = false,
   ): JsonSchema {
-    if (override !== undefined) return this.#finish(structuredClone(override), site);
+    if (override !== undefined) {
+      const converted = this.#finish(structuredClone(override), site);
+      if (inline || !this.#selfReferencing(converted)) return converted.json;
+      return refTo(this.#place(this.#claim(nameOf(converted.json, site), converted.json), converted));
+    }
     const explicit = this.#explicit.get(schema);
     if (explicit !== undefined) {
-      return inline
-        ? structuredClone(this.components[explicit] as JsonSchema)
-        : { $ref: COMPONENTS + explicit };
+      return inline ? structuredClone(this.components[explicit] as JsonSchema) : refTo(explicit);
     }
     const made = this.#made.get(schema)?.[direction];
-    if (made !== undefined && !inline) return { $ref: COMPONENTS + made };
-    const json = this.#convert(schema, direction, site);
-    if (inline) return json;
+    if (made !== undefined && !inline) return refTo(made);
+    const converted = this.#convert(schema, direction, site);
+    if (inline) return converted.json;
     const reused = (this.#uses.get(schema) ?? 0) > 1;
-    const selfReferencing = collectRefs(json).has('#');
-    if (!reused && !selfReferencing) return json;
+    // A schema pointing into its own root cannot sit inline: `#` would mean the document.
+    if (!reused && !this.#selfReferencing(converted)) return converted.json;
     // The same schema met in the other direction: one component when both directions describe it alike.
     const other = this.#made.get(schema)?.[direction === 'input' ? 'output' : 'input'];
-    if (other !== undefined && canonicalJson(this.components[other]) === canonicalJson(json)) {
-      this.#made.set(schema, { ...this.#made.get(schema), [direction]: other });
-      return { $ref: COMPONENTS + other };
-    }
-    const title = typeof json.title === 'string' && COMPONENT_NAME.test(json.title) ? json.title : undefined;
-    const name = this.#claim(title ?? site.suggestedName, json);
-    this.components[name] = selfReferencing ? retarget(json, '#', COMPONENTS + name) : json;
+    const name =
+      other !== undefined &&
+      canonicalJson(this.components[other]) === canonicalJson(retargetRoot(converted.json, other))
+        ? other
+        : this.#place(this.#claim(nameOf(converted.json, site), converted.json), converted);
     this.#made.set(schema, { ...this.#made.get(schema), [direction]: name });
-    return { $ref: COMPONENTS + name };
+    return refTo(name);
   }
 
-  /** A free component name (`Name`, `Name2`...), or the name already holding an identical schema. */
+  /**
+   * A free component name (`Name`, `Name2`...), or the name already holding this very schema (as it
+   * would be stored there, its pointers into itself aimed at that component).
+   */
   #claim(wanted: string, json: JsonSchema): string {
     const base = componentName(wanted);
-    const text = canonicalJson(json);
     for (let n = 1; ; n++) {
-      const name = n === 1 ? base : `${base}${n}`;
+      const name = numberedName(base, n);
       const existing = this.components[name];
       if (existing === undefined) return name;
-      if (canonicalJson(existing) === text) return name;
+      if (canonicalJson(existing) === canonicalJson(retargetRoot(json, name))) return name;
     }
+  }
+
+  /** Stores a converted schema as component `name`, its pointers into itself (its `$defs` too) aimed there. */
+  #place(name: string, converted: Converted): string {
+    this.components[name] = retargetRoot(converted.json, name);
+    for (const def of converted.defs) {
+      this.components[def] = retargetRoot(this.components[def] as JsonSchema, name);
+    }
+    return name;
+  }
+
+  /** Whether a schema, or one of the `$defs` it brought, points into the schema's own root. */
+  #selfReferencing(converted: Converted): boolean {
+    return (
+      hasRootPointer(converted.json) ||
+      converted.defs.some((def) => hasRootPointer(this.components[def] as JsonSchema))
+    );
   }
 
   /** The library's JSON Schema, or an OpenAPIError that says which schema could not describe itself. */
-  #convert(schema: AnySchema, direction: 'input' | 'output', site: SchemaSite): JsonSchema {
-    if (isDiscriminatedUnion(schema)) return this.#union(schema, direction, site);
+  #convert(schema: AnySchema, direction: 'input' | 'output', site: SchemaSite): Converted {
+    if (isDiscriminatedUnion(schema)) return { json: this.#union(schema, direction, site), defs: [] };
     const result = describeJsonSchema(schema, direction);
     if ('error' in result) {
       throw new OpenAPIError(`${site.owner}: ${site.part}: ${result.error}`);
@@ -146,19 +172,17 @@ export class SchemaRegistry {
     const oneOf: JsonSchema[] = [];
     const mapping: Record<string, string> = {};
     for (const [tag, branch] of Object.entries(union.branches)) {
-      const name = this.#explicit.get(branch) ?? this.#made.get(branch)?.[direction];
-      let ref: string;
-      if (name !== undefined) {
-        ref = COMPONENTS + name;
-      } else {
-        const json = this.#convert(branch, direction, { ...site, part: `${site.part} (branch "${tag}")` });
-        const claimed = this.#claim(union.names[tag] ?? tag, json);
-        this.components[claimed] = json;
-        this.#made.set(branch, { ...this.#made.get(branch), [direction]: claimed });
-        ref = COMPONENTS + claimed;
+      let name = this.#explicit.get(branch) ?? this.#made.get(branch)?.[direction];
+      if (name === undefined) {
+        const converted = this.#convert(branch, direction, {
+          ...site,
+          part: `${site.part} (branch "${tag}")`,
+        });
+        name = this.#place(this.#claim(union.names[tag] ?? tag, converted.json), converted);
+        this.#made.set(branch, { ...this.#made.get(branch), [direction]: name });
       }
-      oneOf.push({ $ref: ref });
-      mapping[tag] = ref;
+      oneOf.push(refTo(name));
+      mapping[tag] = COMPONENTS + name;
     }
     return { oneOf, discriminator: { propertyName: union.propertyName, mapping } };
   }
@@ -168,36 +192,53 @@ export class SchemaRegistry {
    * 2020-12), hoists `$defs` into components (rewriting their `$ref`s), and puts a `$ref` where an
    * explicitly named schema appears nested.
    */
-  #finish(json: JsonSchema, site: SchemaSite): JsonSchema {
-    let { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
-    if ($defs !== undefined && typeof $defs === 'object') {
-      const renames = new Map<string, string>();
-      for (const [key, def] of Object.entries($defs)) {
-        // Library-internal ids (zod's `__schema0`, arktype's `intersection222`) change as a program
-        // defines more types; name those after their first use so the document stays stable.
-        const internal = key.startsWith('__') || /^[A-Za-z]+[0-9]+$/.test(key);
-        const name = this.#claim(internal ? `${site.suggestedName}Def` : key, def);
-        // Reserved now, so the next definition does not claim the same name; rewritten below.
-        this.components[name] = def;
-        renames.set(`#/$defs/${key}`, COMPONENTS + name);
+  #finish(json: JsonSchema, site: SchemaSite): Converted {
+    const { $schema: _dialect, $defs, ...root } = json;
+    if (typeof $defs !== 'object' || $defs === null) return { json: this.#nestRefs(root, true), defs: [] };
+    // Library-internal ids (zod's `__schema0`, arktype's `intersection222`) change as a program
+    // defines more types; name those after their first use so the document stays stable.
+    const slots = Object.entries($defs as Record<string, JsonSchema>).map(([key, def]) => ({
+      from: `#/$defs/${pointerToken(key)}`,
+      def,
+      base: componentName(
+        key.startsWith('__') || /^[A-Za-z]+[0-9]+$/.test(key) ? `${site.suggestedName}Def` : key,
+      ),
+      n: 1,
+      name: '',
+    }));
+    // A definition takes its name when the name is free or already holds the very same definition (the
+    // same `$defs` met again, as when a zod `meta({ id })` schema is used by several routes); otherwise
+    // the next number. Renaming one definition changes the `$ref`s of the others, so look again until
+    // none clashes: each round raises a number, and numbers past the existing components are free.
+    for (;;) {
+      const taken = new Set<string>();
+      for (const slot of slots) {
+        // Two definitions of one schema never share a name.
+        while (taken.has(numberedName(slot.base, slot.n))) slot.n++;
+        slot.name = numberedName(slot.base, slot.n);
+        taken.add(slot.name);
       }
-      const rewrite = (value: unknown): JsonSchema =>
-        rewriteJson(value, (node) => {
-          const ref = node.$ref;
-          if (typeof ref !== 'string') return node;
-          for (const [from, to] of renames) {
-            if (ref === from || ref.startsWith(`${from}/`))
-              return { ...node, $ref: to + ref.slice(from.length) };
+      const rename = (value: unknown): JsonSchema =>
+        mapRefs(value, (ref) => {
+          for (const { from, name } of slots) {
+            if (ref === from || ref.startsWith(`${from}/`)) return COMPONENTS + name + ref.slice(from.length);
           }
-          return node;
+          return undefined;
         }) as JsonSchema;
-      for (const [key, def] of Object.entries($defs)) {
-        const target = renames.get(`#/$defs/${key}`) as string;
-        this.components[target.slice(COMPONENTS.length)] = this.#nestRefs(rewrite(def), false);
+      const defs = slots.map((slot) => this.#nestRefs(rename(slot.def), false));
+      const clash = slots.find((slot, i) => {
+        const existing = this.components[slot.name];
+        return existing !== undefined && canonicalJson(existing) !== canonicalJson(defs[i]);
+      });
+      if (clash !== undefined) {
+        clash.n++;
+        continue;
       }
-      rest = rewrite(rest);
+      slots.forEach((slot, i) => {
+        this.components[slot.name] = defs[i] as JsonSchema;
+      });
+      return { json: this.#nestRefs(rename(root), true), defs: slots.map((slot) => slot.name) };
     }
-    return this.#nestRefs(rest, true);
   }
 
   /** Replaces nested copies of explicitly named schemas with `$ref`s (the root itself stays). */
@@ -206,20 +247,43 @@ export class SchemaRegistry {
     return rewriteJson(json, (node, isRoot) => {
       if (isRoot && skipRoot) return node;
       const name = this.#explicitJson.get(canonicalJson(node));
-      return name === undefined ? node : { $ref: COMPONENTS + name };
+      return name === undefined ? node : refTo(name);
     }) as JsonSchema;
   }
 }
 
-/** Rewrites `$ref: from` (and `from/...` pointers) to `to`. */
-function retarget(json: JsonSchema, from: string, to: string): JsonSchema {
-  return rewriteJson(json, (node) => {
-    const ref = node.$ref;
-    if (ref === from) return { ...node, $ref: to };
-    if (typeof ref === 'string' && ref.startsWith(`${from}/`))
-      return { ...node, $ref: to + ref.slice(from.length) };
-    return node;
-  }) as JsonSchema;
+function refTo(name: string): JsonSchema {
+  return { $ref: COMPONENTS + name };
+}
+
+/** The component name a schema asks for: its JSON Schema `title` when usable, else its site's. */
+function nameOf(json: JsonSchema, site: SchemaSite): string {
+  return typeof json.title === 'string' && COMPONENT_NAME.test(json.title) ? json.title : site.suggestedName;
+}
+
+/** RFC 6901 §3: a JSON Pointer reference token escapes `~` and `/`. */
+function pointerToken(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * A pointer into the schema's own root (`#`, `#/properties/a`): once `$defs` are hoisted, every `#/`
+ * pointer not into the components is one.
+ */
+function isRootPointer(ref: string): boolean {
+  return ref === '#' || (ref.startsWith('#/') && !ref.startsWith(COMPONENTS));
+}
+
+function hasRootPointer(json: JsonSchema): boolean {
+  for (const ref of collectRefs(json)) if (isRootPointer(ref)) return true;
+  return false;
+}
+
+/** Aims a schema's pointers into its own root at the component `name` that holds it. */
+function retargetRoot(json: JsonSchema, name: string): JsonSchema {
+  return mapRefs(json, (ref) =>
+    isRootPointer(ref) ? COMPONENTS + name + ref.slice(1) : undefined,
+  ) as JsonSchema;
 }
 
 /** An object, array or combined schema: specific enough to be recognised by its shape. */

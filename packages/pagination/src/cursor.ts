@@ -1,7 +1,13 @@
 // Opaque cursors: the UTF-8 JSON text (RFC 8259 §8.1) of a value, in base64url without padding
 // (RFC 4648 §5). A cursor is neither signed nor encrypted: a client can read it and forge one, so it
 // only says where a page starts, never what the caller may see.
-import { BadRequestError, decodeBase64Url, encodeBase64Url, isForbiddenObjectKey } from '@charter/core';
+import {
+  BadRequestError,
+  decodeBase64Url,
+  encodeBase64Url,
+  isBase64UrlOfLength,
+  isForbiddenObjectKey,
+} from '@charter/core';
 import { MAX_CURSOR_LENGTH } from './limits.ts';
 
 const encoder = new TextEncoder();
@@ -83,15 +89,21 @@ export function encodeCursor(value: unknown): string {
   return token;
 }
 
-// RFC 4648 §5: the base64url alphabet, letters, digits, `-` and `_`.
-function isBase64UrlChar(code: number): boolean {
-  return (
-    (code >= 0x41 && code <= 0x5a) || // A-Z
-    (code >= 0x61 && code <= 0x7a) || // a-z
-    (code >= 0x30 && code <= 0x39) || // 0-9
-    code === 0x2d || // -
-    code === 0x5f // _
-  );
+/**
+ * Why `decodeBase64Url` refused a token, checked in reading order: padding or a character outside the
+ * base64url alphabet (RFC 4648 §5) first, then the length, then the last character. Runs only on the
+ * error path, so a good cursor is scanned once.
+ */
+function base64UrlProblem(token: string): string {
+  for (let i = 0; i < token.length; i++) {
+    const char = token.charAt(i);
+    if (char === '=') return 'cursors carry no padding';
+    if (!isBase64UrlOfLength(char, 1)) return `the character at position ${i + 1} is outside the alphabet`;
+  }
+  // RFC 4648 §4: four characters carry three bytes, so a length of 4n + 1 cannot be a whole byte count.
+  if (token.length % 4 === 1) return 'its length is impossible';
+  // §3.5: the unused bits of the last character must be zero; only a hand-edited token sets them.
+  return 'its last character is not canonical';
 }
 
 // A JSON.parse reviver returning undefined deletes the property: prototype-pollution keys never reach
@@ -117,24 +129,9 @@ export function decodeCursor<T = unknown>(token: string): T {
     throw new BadRequestError(`The cursor is longer than ${MAX_CURSOR_LENGTH} characters`);
   }
   if (token.length === 0) throw new BadRequestError('The cursor is empty');
-  for (let i = 0; i < token.length; i++) {
-    const code = token.charCodeAt(i);
-    if (code === 0x3d) {
-      throw new BadRequestError('The cursor is not valid base64url: cursors carry no padding');
-    }
-    if (!isBase64UrlChar(code)) {
-      throw new BadRequestError(
-        `The cursor is not valid base64url: the character at position ${i + 1} is outside the alphabet`,
-      );
-    }
-  }
-  // RFC 4648 §4: four characters carry three bytes, so a length of 4n + 1 cannot be a whole byte count.
-  if (token.length % 4 === 1)
-    throw new BadRequestError('The cursor is not valid base64url: its length is impossible');
   const bytes = decodeBase64Url(token);
   if (bytes === undefined) {
-    // §3.5: the unused bits of the last character must be zero; only a hand-edited token sets them.
-    throw new BadRequestError('The cursor is not valid base64url: its last character is not canonical');
+    throw new BadRequestError(`The cursor is not valid base64url: ${base64UrlProblem(token)}`);
   }
   let text: string;
   try {

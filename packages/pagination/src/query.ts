@@ -55,39 +55,55 @@ function isDigits(text: string): boolean {
   return true;
 }
 
-/** The page size from the raw value, or the message of the issue it raises. */
-function readLimit(raw: unknown, o: ResolvedPaginationQueryOptions): number | string {
+/** The issue messages of one schema, written once when it is made rather than on every request. */
+interface IssueMessages {
+  readonly limitRepeated: string;
+  readonly limitNotDecimal: string;
+  readonly limitOutOfRange: string;
+  readonly cursorRepeated: string;
+  readonly cursorNotString: string;
+  readonly cursorTooLong: string;
+}
+
+function issueMessages(o: ResolvedPaginationQueryOptions): IssueMessages {
   const range = `an integer from ${o.minLimit} to ${o.maxLimit}`;
+  return {
+    limitRepeated: `${o.limitParam} must be given once, as ${range}`,
+    limitNotDecimal: `${o.limitParam} must be ${range}, written in decimal digits`,
+    limitOutOfRange: `${o.limitParam} must be ${range}`,
+    cursorRepeated: `${o.cursorParam} must be given once`,
+    cursorNotString: `${o.cursorParam} must be a string`,
+    cursorTooLong: `${o.cursorParam} must be at most ${MAX_CURSOR_LENGTH} characters`,
+  };
+}
+
+/** The page size from the raw value, or the message of the issue it raises. */
+function readLimit(raw: unknown, o: ResolvedPaginationQueryOptions, m: IssueMessages): number | string {
   // An empty value (`?limit=`, what a blank form field sends) counts as absent.
   if (raw === undefined || raw === '') return o.defaultLimit;
-  if (Array.isArray(raw)) return `${o.limitParam} must be given once, as ${range}`;
+  if (Array.isArray(raw)) return m.limitRepeated;
   let value: number;
   if (typeof raw === 'string') {
     // Decimal digits only: no sign, space, exponent, fraction or hex, so one page size has one
     // spelling a cache can key on. (A `+` in a query string is a space anyway: URL §5.1.)
-    if (!isDigits(raw)) return `${o.limitParam} must be ${range}, written in decimal digits`;
+    if (!isDigits(raw)) return m.limitNotDecimal;
     value = Number(raw);
   } else if (typeof raw === 'number') {
     // The App converts a parameter its JSON Schema calls an integer before validation.
     value = raw;
   } else {
-    return `${o.limitParam} must be ${range}`;
+    return m.limitOutOfRange;
   }
-  if (!Number.isSafeInteger(value) || value < o.minLimit || value > o.maxLimit) {
-    return `${o.limitParam} must be ${range}`;
-  }
+  if (!Number.isSafeInteger(value) || value < o.minLimit || value > o.maxLimit) return m.limitOutOfRange;
   return value;
 }
 
-/** The cursor from the raw value (undefined when absent), or the issue it raises. */
-function readCursor(raw: unknown, o: ResolvedPaginationQueryOptions): { cursor?: string; issue?: string } {
-  if (raw === undefined || raw === '') return {};
-  if (Array.isArray(raw)) return { issue: `${o.cursorParam} must be given once` };
-  if (typeof raw !== 'string') return { issue: `${o.cursorParam} must be a string` };
-  if (raw.length > MAX_CURSOR_LENGTH) {
-    return { issue: `${o.cursorParam} must be at most ${MAX_CURSOR_LENGTH} characters` };
-  }
-  return { cursor: raw };
+/** The message of the issue a given cursor raises, or undefined when it is acceptable. */
+function cursorIssue(raw: unknown, m: IssueMessages): string | undefined {
+  if (Array.isArray(raw)) return m.cursorRepeated;
+  if (typeof raw !== 'string') return m.cursorNotString;
+  if (raw.length > MAX_CURSOR_LENGTH) return m.cursorTooLong;
+  return undefined;
 }
 
 function jsonSchemaFor(o: ResolvedPaginationQueryOptions, direction: 'input' | 'output') {
@@ -115,6 +131,7 @@ export function paginationQuery<const L extends string = 'limit', const C extend
   options?: PaginationQueryOptions<L, C>,
 ): PaginationQuerySchema<L, C> {
   const o = resolvePaginationQueryOptions(options);
+  const m = issueMessages(o);
   const validate = (input: unknown): StandardResult<PaginationQueryOutput<L, C>> => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { issues: [{ message: 'The query must be a map of parameters' }] };
@@ -123,12 +140,17 @@ export function paginationQuery<const L extends string = 'limit', const C extend
     // A copy: the other parameters as they came (spread defines own properties, so even a `__proto__`
     // key stays a plain key), then the two this schema owns.
     const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-    const limit = readLimit(out[o.limitParam], o);
+    const limit = readLimit(out[o.limitParam], o, m);
     if (typeof limit === 'string') issues.push({ message: limit, path: [o.limitParam] });
     else out[o.limitParam] = limit;
-    const cursor = readCursor(out[o.cursorParam], o);
-    if (cursor.issue !== undefined) issues.push({ message: cursor.issue, path: [o.cursorParam] });
-    else if (cursor.cursor === undefined) delete out[o.cursorParam];
+    const cursor = out[o.cursorParam];
+    // An empty cursor (`?cursor=`, a blank form field) counts as absent, like an empty limit.
+    if (cursor === undefined || cursor === '') {
+      delete out[o.cursorParam];
+    } else {
+      const issue = cursorIssue(cursor, m);
+      if (issue !== undefined) issues.push({ message: issue, path: [o.cursorParam] });
+    }
     if (issues.length > 0) return { issues };
     return { value: out as PaginationQueryOutput<L, C> };
   };

@@ -37,9 +37,14 @@ const VIOLATION_LISTENER = `
   });
 `;
 
-/** A fresh context and page on `browser`, watched from its first script on. */
-export async function watchedPage(browser: Browser): Promise<PageWatch> {
+/**
+ * A fresh context and page on `browser`, watched from its first script on. Every Playwright wait in
+ * it (navigation included) gives up after `timeoutMs`: kept below the test's own timeout, a hung wait
+ * fails naming what it waited for instead of the runner timing the whole test out.
+ */
+export async function watchedPage(browser: Browser, timeoutMs: number): Promise<PageWatch> {
   const context = await browser.newContext();
+  context.setDefaultTimeout(timeoutMs);
   const page = await context.newPage();
   await page.addInitScript({ content: VIOLATION_LISTENER });
   const consoleErrors: string[] = [];

@@ -10,12 +10,10 @@ import {
   validate,
 } from '@charter/core';
 import { formatIssues } from '../errors.ts';
+import { NO_CONTENT_STATUSES } from '../response.ts';
 import type { IssueSink } from './issues.ts';
-import { declares, type RequestPart, requestSchema, responsesOf } from './schemas.ts';
-import { toWire, validateTextPart } from './wire.ts';
-
-// RFC 9110 §15.3.5, §15.3.6, §15.4.5: these statuses never carry content, whatever an example says.
-const NO_CONTENT: ReadonlySet<number> = new Set([204, 205, 304]);
+import { declares, REQUEST_PARTS, requestSchema, responsesOf } from './schemas.ts';
+import { partProblem } from './wire.ts';
 
 function label(example: RouteExample, index: number): string {
   return typeof example.name === 'string' && example.name !== '' ? `"${example.name}"` : `#${index}`;
@@ -24,18 +22,12 @@ function label(example: RouteExample, index: number): string {
 async function requestProblems(route: RegisteredRoute, request: RouteExample['request']): Promise<string[]> {
   const problems: string[] = [];
   if (request === undefined) return problems;
-  const definition = route.definition;
-  for (const part of ['params', 'query', 'headers'] as const satisfies readonly RequestPart[]) {
-    const schema = requestSchema(definition, part);
+  for (const part of REQUEST_PARTS) {
+    const schema = requestSchema(route.definition, part);
     const value = request[part];
     if (schema === undefined || value === undefined) continue;
-    const result = await validateTextPart(schema, toWire(value, part === 'headers'));
-    if (!result.ok) problems.push(`request.${part}: ${formatIssues(result.issues)}`);
-  }
-  const body = requestSchema(definition, 'body');
-  if (body !== undefined && request.body !== undefined) {
-    const result = await validate(body, request.body);
-    if (!result.ok) problems.push(`request.body: ${formatIssues(result.issues)}`);
+    const problem = await partProblem(schema, part, value);
+    if (problem !== undefined) problems.push(`request.${part}: ${problem}`);
   }
   return problems;
 }
@@ -45,7 +37,7 @@ async function bodyProblem(
   status: number,
   body: unknown,
 ): Promise<string | undefined> {
-  if (schema === undefined || NO_CONTENT.has(status)) return undefined;
+  if (schema === undefined || NO_CONTENT_STATUSES.has(status)) return undefined;
   const result = await validate(schema, body);
   return result.ok ? undefined : formatIssues(result.issues);
 }

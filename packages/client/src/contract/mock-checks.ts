@@ -4,33 +4,19 @@
  * response headers valid against theirs.
  */
 import { type AnySchema, type RegisteredRoute, toJsonSchema, validate } from '@charter/core';
-import { formatIssues } from '../errors.ts';
+import { describeProblem, formatIssues } from '../errors.ts';
 import { isJsonMediaType, mediaType } from '../media-type.ts';
+import { hasNoContent, readLooseBody } from '../response.ts';
 import type { IssueSink } from './issues.ts';
 import { buildMockRequest } from './mock-request.ts';
 import { declares, responsesOf } from './schemas.ts';
 
-// RFC 9110 §9.3.2 (HEAD), §15.3.5 (204), §15.3.6 (205), §15.4.5 (304): never any content.
-const NO_CONTENT: ReadonlySet<number> = new Set([204, 205, 304]);
 // Linear-time: the pipeline's own rule for text that converts to a number.
 const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 /** What the runner needs of an App in mock mode. */
 export interface MockApp {
   fetch(request: Request): Promise<Response>;
-}
-
-/** ` (title: detail)` of a problem body, for messages; empty when the body says nothing. */
-async function problemSummary(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  if (!isJsonMediaType(mediaType(response.headers.get('content-type')))) return '';
-  try {
-    const { title, detail } = JSON.parse(text) as { title?: unknown; detail?: unknown };
-    const parts = [title, detail].filter((p): p is string => typeof p === 'string' && p !== '');
-    return parts.length === 0 ? '' : ` (${parts.join(': ')})`;
-  } catch {
-    return '';
-  }
 }
 
 /** A header value against its schema; text that the JSON Schema says is a number or boolean is converted. */
@@ -76,7 +62,7 @@ async function checkAnswer(route: RegisteredRoute, response: Response, sink: Iss
   // A route that declares auth may refuse an anonymous caller: its security requirement is contract.
   const denied = route.auth !== undefined && (status === 401 || status === 403);
   if (!declares(definition, status) || denied) {
-    const summary = await problemSummary(response);
+    const summary = describeProblem(await readLooseBody(route.method, response));
     if (denied) return;
     const declared = Object.keys(responsesOf(definition)).join(', ');
     sink.add(
@@ -95,7 +81,7 @@ async function checkAnswer(route: RegisteredRoute, response: Response, sink: Iss
       sink.add(route, 'mock-invalid-response', `the ${status} response header "${name}": ${problem}`);
     }
   }
-  if (spec?.body === undefined || route.method === 'HEAD' || NO_CONTENT.has(status)) {
+  if (spec?.body === undefined || hasNoContent(route.method, status)) {
     await response.body?.cancel();
     return;
   }

@@ -3,20 +3,18 @@
  * its missing parts sampled from the request JSON Schemas, checked against the route's schemas
  * before it is sent (so a failure says "no valid request" rather than blaming the mock).
  */
-import { IN_PROCESS_ORIGIN, type RegisteredRoute, validate } from '@charter/core';
+import { IN_PROCESS_ORIGIN, type RegisteredRoute } from '@charter/core';
 import { operationPlan } from '../client.ts';
-import { formatIssues } from '../errors.ts';
 import { admits, isJsonMediaType } from '../media-type.ts';
+import { pathParamNames } from '../path.ts';
 import { buildRequest } from '../request.ts';
 import type { OperationInput } from '../types.ts';
 import { sampleFromJsonSchema } from './sample.ts';
-import { pathParamNames, type RequestPart, requestJsonSchema, requestSchema } from './schemas.ts';
-import { toWire, validateTextPart } from './wire.ts';
+import { REQUEST_PARTS, requestJsonSchema, requestSchema } from './schemas.ts';
+import { partProblem, toWire } from './wire.ts';
 
 /** A built request, or why none could be built. */
 export type MockRequest = { readonly request: Request } | { readonly problems: readonly string[] };
-
-const TEXT_PARTS = ['params', 'query', 'headers'] as const satisfies readonly RequestPart[];
 
 function isFlatRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -50,7 +48,7 @@ function requestParts(route: RegisteredRoute, problems: string[]): OperationInpu
   const examples: unknown = definition.examples;
   const given = (Array.isArray(examples) ? examples[0]?.request : undefined) as OperationInput | undefined;
   const input: Record<string, unknown> = {};
-  for (const part of [...TEXT_PARTS, 'body'] as const) {
+  for (const part of REQUEST_PARTS) {
     if (given?.[part] !== undefined) {
       input[part] = given[part];
       continue;
@@ -77,20 +75,13 @@ function requestParts(route: RegisteredRoute, problems: string[]): OperationInpu
 /** Checks the parts against the route's schemas as the pipeline will (text parts converted). */
 async function partProblems(route: RegisteredRoute, input: OperationInput): Promise<string[]> {
   const problems: string[] = [];
-  for (const part of TEXT_PARTS) {
+  for (const part of REQUEST_PARTS) {
     const schema = requestSchema(route.definition, part);
     if (schema === undefined) continue;
-    const result = await validateTextPart(schema, toWire(input[part], part === 'headers'));
-    if (!result.ok) problems.push(`request.${part}: ${formatIssues(result.issues)}`);
-  }
-  const body = requestSchema(route.definition, 'body');
-  if (body !== undefined) {
-    const result = await validate(body, input.body);
-    if (!result.ok) {
-      const why =
-        route.method === 'GET' || route.method === 'HEAD' ? ` (a ${route.method} request has none)` : '';
-      problems.push(`request.body${why}: ${formatIssues(result.issues)}`);
-    }
+    const problem = await partProblem(schema, part, input[part]);
+    if (problem === undefined) continue;
+    const bodyless = part === 'body' && (route.method === 'GET' || route.method === 'HEAD');
+    problems.push(`request.${part}${bodyless ? ` (a ${route.method} request has none)` : ''}: ${problem}`);
   }
   return problems;
 }

@@ -64,12 +64,3 @@ export function responseJsonSchema(
 export function headerJsonSchema(schema: unknown): JsonSchemaResult {
   return describe(schema, 'output');
 }
-
-/** The `:name` and `*name` parameters of a route path, in order. */
-export function pathParamNames(path: string): string[] {
-  const names: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment.startsWith(':') || segment.startsWith('*')) names.push(segment.slice(1));
-  }
-  return names;
-}

@@ -1,9 +1,9 @@
 /** The checks that read a route's declaration only (no request is made). */
 import type { RegisteredRoute } from '@charter/core';
+import { pathParamNames } from '../path.ts';
 import type { IssueSink, ResolvedContractTestOptions } from './issues.ts';
 import {
   headerJsonSchema,
-  pathParamNames,
   REQUEST_PARTS,
   requestJsonSchema,
   responseJsonSchema,

@@ -10,6 +10,8 @@ import {
   type ValidationResult,
   validate,
 } from '@charter/core';
+import { formatIssues } from '../errors.ts';
+import type { RequestPart } from './schemas.ts';
 
 function scalarWire(value: unknown): unknown {
   if (typeof value === 'string') return value;
@@ -60,4 +62,21 @@ export async function validateTextPart(
     if (coerced === undefined) return result;
     input = coerced;
   }
+}
+
+/**
+ * The issues of one request part's value (as an example or a sample gives it) against the part's
+ * schema, as the pipeline checks it: params, query and headers in their text form and converted,
+ * the body as it is. Undefined when the value passes.
+ */
+export async function partProblem(
+  schema: AnySchema,
+  part: RequestPart,
+  value: unknown,
+): Promise<string | undefined> {
+  const result =
+    part === 'body'
+      ? await validate(schema, value)
+      : await validateTextPart(schema, toWire(value, part === 'headers'));
+  return result.ok ? undefined : formatIssues(result.issues);
 }

@@ -60,3 +60,12 @@ describe('typebox() JSON Schema', () => {
     expect(toJsonSchema(typebox(Type.Uint8Array(), Value))).toBeUndefined();
   });
 });
+
+describe('typebox() JSON Schema property names', () => {
+  test('a property named type is a name, not a type keyword', () => {
+    expect(toJsonSchema(typebox(Type.Object({ type: Type.String() }), Value))).toMatchObject({
+      properties: { type: { type: 'string' } },
+    });
+    expect(toJsonSchema(typebox(Type.Object({ type: Type.Date() }), Value))).toBeUndefined();
+  });
+});

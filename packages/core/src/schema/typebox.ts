@@ -39,6 +39,9 @@ const MAX_ISSUES = 50;
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 // Keywords whose values are data, not schemas: a `type` member inside them is no type keyword.
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+// Keywords whose members are named schemas (draft 2020-12 §8.2.4, §10.2.2.4, §10.3.2): a property
+// called `type` is a name, and its schema is what gets checked.
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
 /** Throws when a schema (at any depth) names a `type` outside JSON Schema's seven. */
 function assertJsonTypes(node: unknown): void {
@@ -53,6 +56,10 @@ function assertJsonTypes(node: unknown): void {
       const types = Array.isArray(value) ? value : [value];
       const bad = types.find((t) => typeof t !== 'string' || !JSON_TYPES.has(t));
       if (bad !== undefined) throw new Error(`TypeBox type "${String(bad)}" is not a JSON Schema type`);
+      continue;
+    }
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
+      for (const schema of Object.values(value)) assertJsonTypes(schema);
       continue;
     }
     assertJsonTypes(value);

@@ -259,10 +259,21 @@ export type OperationsOfDefinitions<D> =
 /** The operations recorded in an app's (or scope's) type, by operationId. */
 export type OperationsOf<A> = A extends { readonly '~operations'?: infer Ops } ? NonNullable<Ops> : {};
 
+/**
+ * A route's full path under a group prefix, as the App builds it at run time: `normalisePrefix` (a
+ * prefix of `/` adds nothing, one trailing slash is dropped), then `joinPath` (a route path of `/` is
+ * the prefix itself).
+ */
+type PrefixedPath<Prefix extends string, P extends string> = Prefix extends '' | '/'
+  ? P
+  : JoinedPath<Prefix extends `${infer Trimmed}/` ? Trimmed : Prefix, P>;
+
+type JoinedPath<Prefix extends string, P extends string> = P extends '/' ? Prefix : `${Prefix}${P}`;
+
 /** A scope's operations with a path prefix put in front of each path (`group(prefix, ...)`). */
 export type PrefixOperations<Ops, Prefix extends string> = {
   [K in keyof Ops]: Ops[K] extends OperationType<infer M, infer P, infer Req, infer R>
-    ? OperationType<M, `${Prefix}${P}`, Req, R>
+    ? OperationType<M, PrefixedPath<Prefix, P>, Req, R>
     : Ops[K];
 };
 
