@@ -425,6 +425,37 @@ describe('route registration errors', () => {
     expect(app.introspect().map((r) => r.path)).toEqual(['/a']);
   });
 
+  test('throws for a malformed callback, naming the route, the callback and the expression', () => {
+    const app = newApp();
+    const callbacks = (operation: unknown) =>
+      ({ jobDone: { '{$request.body#/url}': operation } }) as unknown as AnyRouteDefinition['callbacks'];
+    expect(() =>
+      app.post('/jobs', { responses: { 200: {} }, callbacks: callbacks({ method: 'POST' }) }, ok),
+    ).toThrow(
+      new TypeError(
+        'Route POST /jobs callback jobDone: {$request.body#/url}: must declare method and responses ' +
+          '(method: one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
+      ),
+    );
+    expect(() =>
+      app.post(
+        '/jobs',
+        { responses: { 200: {} }, callbacks: callbacks({ method: 'POST', responses: { 999: {} } }) },
+        ok,
+      ),
+    ).toThrow(
+      'Route POST /jobs callback jobDone: {$request.body#/url}: response status "999" must be an integer from 100 to 599',
+    );
+    expect(app.introspect()).toEqual([]);
+    // A well-formed callback registers.
+    app.post(
+      '/jobs',
+      { responses: { 200: {} }, callbacks: callbacks({ method: 'POST', responses: { 204: {} } }) },
+      ok,
+    );
+    expect(app.introspect().map((r) => r.path)).toEqual(['/jobs']);
+  });
+
   test('throws for an operationId reused across groups', () => {
     const app = newApp();
     app.group('/one', {}, (g) => g.get('/a', { operationId: 'dup', responses: { 200: {} } }, ok));

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import * as z from 'zod';
 import { OpenAPIError } from './errors.ts';
 import { generateOpenAPI } from './generate.ts';
+import { assertCallbacks } from './operation.ts';
 import type { OpenAPIDocument, Operation, Parameter } from './types.ts';
 
 const info = { title: 'Operations', version: '1.0.0' };
@@ -531,7 +532,7 @@ describe('callbacks', () => {
     );
   });
 
-  test('a malformed callback is an OpenAPIError naming route, callback and expression, not a TypeError', () => {
+  test('a malformed callback is refused at registration, naming route, callback and expression', () => {
     const expression = '{$request.body#/callbackUrl}';
     const cases: [Record<string, unknown>, string][] = [
       [{ method: undefined }, `callback jobDone: ${expression}: must declare method and responses`],
@@ -545,13 +546,29 @@ describe('callbacks', () => {
     ];
     for (const [extra, message] of cases) {
       const run = () => callbackApp(extra);
-      expect(run).toThrow(OpenAPIError);
+      expect(run).toThrow(TypeError);
       expect(run).toThrow(`Route POST /jobs ${message}`);
     }
-    const app = withRoute({ method: 'POST', path: '/jobs', callbacks: { jobDone: null } });
-    expect(() => generateOpenAPI(app, { info })).toThrow(
-      new OpenAPIError('Route POST /jobs callback jobDone: must map runtime expressions to operations'),
+    expect(() => withRoute({ method: 'POST', path: '/jobs', callbacks: { jobDone: null } })).toThrow(
+      new TypeError('Route POST /jobs callback jobDone: must map runtime expressions to operations'),
     );
+  });
+
+  test('assertCallbacks reports a malformed callback as an OpenAPIError (webhooks are never registered)', () => {
+    expect(() =>
+      assertCallbacks('Webhook ping', {
+        ack: { '{$request.body#/url}': { method: 'POST', responses: {} } },
+      } as never),
+    ).toThrow(
+      new OpenAPIError(
+        'Webhook ping callback ack: {$request.body#/url}: responses must declare at least one status',
+      ),
+    );
+    expect(() =>
+      assertCallbacks('Webhook ping', {
+        ack: { '{$request.body#/url}': { method: 'POST', responses: { 204: {} } } },
+      } as never),
+    ).not.toThrow();
   });
 
   test('a route without callbacks has no callbacks member', () => {

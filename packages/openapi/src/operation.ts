@@ -1,8 +1,9 @@
 import {
+  assertCallbacks as assertCoreCallbacks,
+  assertSentOperation,
   type AnySchema,
   type AuthSpec,
   type CallbackMap,
-  HTTP_METHODS,
   type HttpMethod,
   isExampleObject,
   type JsonSchema,
@@ -310,42 +311,27 @@ function buildHeaders(
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
-/**
- * What the core checks of a route, for a webhook or callback operation given to the generator: a method
- * and at least one response (§4.8.16), by status code from 100 to 599.
- */
-export function assertOperationShape(owner: string, op: unknown): void {
-  const { method, responses } = (typeof op === 'object' && op !== null ? op : {}) as Partial<OperationSource>;
-  if (
-    method === undefined ||
-    !HTTP_METHODS.includes(method) ||
-    typeof responses !== 'object' ||
-    responses === null
-  ) {
-    throw new OpenAPIError(
-      `${owner}: must declare method and responses (method: one of ${HTTP_METHODS.join(', ')})`,
-    );
-  }
-  const statuses = Object.keys(responses);
-  if (statuses.length === 0) throw new OpenAPIError(`${owner}: responses must declare at least one status`);
-  for (const key of statuses) {
-    const status = Number(key);
-    if (!Number.isInteger(status) || status < 100 || status > 599) {
-      throw new OpenAPIError(`${owner}: response status "${key}" must be an integer from 100 to 599`);
-    }
+/** Runs one of the core's shape checks, reporting a failure as an OpenAPIError with the same message. */
+function asOpenAPIError(check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof TypeError) throw new OpenAPIError(error.message);
+    throw error;
   }
 }
 
-/** Checks a `callbacks` map (name to runtime expression to operation) before anything reads it. */
+/** Checks an operation the API sends (a webhook, or a callback) before anything reads it. */
+export function assertOperationShape(owner: string, op: unknown): void {
+  asOpenAPIError(() => assertSentOperation(owner, op));
+}
+
+/**
+ * Checks a `callbacks` map before anything reads it. Routes' callbacks were checked at registration;
+ * webhooks are never registered, so their callbacks are checked here.
+ */
 export function assertCallbacks(owner: string, callbacks: CallbackMap | undefined): void {
-  for (const [name, expressions] of Object.entries(callbacks ?? {})) {
-    if (typeof expressions !== 'object' || expressions === null) {
-      throw new OpenAPIError(`${owner} callback ${name}: must map runtime expressions to operations`);
-    }
-    for (const [expression, op] of Object.entries(expressions)) {
-      assertOperationShape(`${owner} callback ${name}: ${expression}`, op);
-    }
-  }
+  asOpenAPIError(() => assertCoreCallbacks(owner, callbacks));
 }
 
 function buildCallbacks(source: OperationSource, ctx: OperationContext): Record<string, Callback> {

@@ -14,3 +14,4 @@ export {
   type SecurityIssueCode,
 } from './boot-guards.ts';
 export type { CspReportRouteOptions, CspViolation } from '../builtins/csp-report.ts';
+export { assertCallbacks, assertResponses, assertSentOperation } from './route-shape.ts';

@@ -13,6 +13,7 @@ import {
   type HookTraits,
 } from '../types/index.ts';
 import type { ResolvedAppOptions } from './options.ts';
+import { assertCallbacks, assertResponses } from './route-shape.ts';
 import type { PluginInstalledListener } from './plugins.ts';
 import type { Scope } from './scope.ts';
 
@@ -94,16 +95,9 @@ export class Registry {
       throw new TypeError(`${where}: method must be one of ${HTTP_METHODS.join(', ')}`);
     }
     if (typeof definition.handler !== 'function') throw new TypeError(`${where}: handler must be a function`);
-    const { responses } = definition;
-    if (typeof responses !== 'object' || responses === null || Object.keys(responses).length === 0) {
-      throw new TypeError(`${where}: responses must declare at least one status`);
-    }
-    for (const key of Object.keys(responses)) {
-      const status = Number(key);
-      if (!Number.isInteger(status) || status < 100 || status > 599) {
-        throw new TypeError(`${where}: response status "${key}" must be an integer from 100 to 599`);
-      }
-    }
+    assertResponses(where, definition.responses);
+    // Checked now, so a malformed callback fails at registration, not when the document is generated.
+    assertCallbacks(where, definition.callbacks);
     if (record.auth !== undefined) assertAuthSpec(record.auth, this.options.securitySchemes, where);
     if (record.operationId !== undefined) {
       if (typeof record.operationId !== 'string' || record.operationId === '') {
