@@ -47,6 +47,12 @@ const INTERNAL_PACKAGES: ReadonlyArray<{ name: string; reason: string }> = [
       "the root barrel's App (the core App plus the openapi/docs routes); it composes feature packages, " +
       'so it cannot live in the core, and it is only ever imported as `charter`',
   },
+  {
+    name: '@charter/json-rpc',
+    reason:
+      'JSON-RPC 2.0 message handling shared by the tool-server (MCP) and agent (A2A) modules; users reach it ' +
+      'through those modules, never directly',
+  },
 ];
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');

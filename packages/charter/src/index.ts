@@ -2,7 +2,7 @@
  * @module charter — everything in one import: the runtime-neutral core (contracts, routing, errors,
  * security helpers, auth) re-exported from `@charter/core`, plus the runtime-neutral feature modules,
  * which are also their own subpaths (`charter/jwt`, `charter/jwk`, `charter/session`, `charter/hashing`,
- * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`). Runtime adapters are only
+ * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`, `charter/mcp`). Runtime adapters are only
  * subpaths (`charter/bun`, `charter/node`).
  *
  * `App` here is the core App plus the routes derived from the contract (the `openapi` and `docs`
@@ -15,6 +15,7 @@ export * from '@charter/docs';
 export * from '@charter/hashing';
 export * from '@charter/jwk';
 export * from '@charter/jwt';
+export * from '@charter/mcp';
 export * from '@charter/openapi';
 export * from '@charter/pagination';
 export * from '@charter/session';

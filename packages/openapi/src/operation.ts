@@ -85,7 +85,11 @@ export function buildOperation(source: OperationSource, ctx: OperationContext): 
   const parameters = buildParameters(source, ctx);
   if (parameters.length > 0) operation.parameters = parameters;
   const body = source.request?.body;
-  if (body !== undefined) operation.requestBody = buildRequestBody(source, body, ctx);
+  // A route that reads its own body (no schema for the pipeline) may still describe it with the
+  // escape hatch `openapi.jsonSchema.body`.
+  if (body !== undefined || source.openapi?.jsonSchema?.body !== undefined) {
+    operation.requestBody = buildRequestBody(source, body as AnySchema, ctx);
+  }
   operation.responses = buildResponses(source, ctx);
   if (source.callbacks !== undefined) operation.callbacks = buildCallbacks(source, ctx);
   for (const [key, value] of Object.entries(source.meta ?? {})) {

@@ -148,6 +148,7 @@ export function compileRoute(input: CompileInput): CompiledRoute {
       path,
       operationId: input.operationId,
       auth: input.auth,
+      production: input.options.production,
     }),
     hooks,
     scopedOnRequest,

@@ -35,6 +35,11 @@ export interface RouteInfo {
   readonly operationId: string | undefined;
   /** The route's effective `auth` (its own, else its group's or plugin's). */
   readonly auth: AuthSpec | undefined;
+  /**
+   * The App runs in production (its `production` option). Handlers that decide what to reveal
+   * (the tool server's error detail) read it, so they fail closed inside a production App.
+   */
+  readonly production: boolean;
 }
 
 type Trim<S extends string> = S extends `/${infer R}` ? R : S;

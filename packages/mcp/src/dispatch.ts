@@ -1,0 +1,279 @@
+/**
+ * Serving one JSON-RPC request in its era. Modern requests (2026-07-28) climb the validation ladder
+ * of mcp.md §5.2 in its order, so that a disagreement between a header and `_meta` is a -32020
+ * before the version is judged; legacy requests (2024-11-05 to 2025-11-25) follow the Streamable
+ * HTTP rules of their revision. Then the method runs, and a modern result is decorated with
+ * `resultType`, the server's identity and, where cacheable, the cache hints.
+ */
+import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@charter/json-rpc';
+import { jsonRpcError, jsonRpcResult } from '@charter/json-rpc';
+import { MCP_DEFAULT_LEGACY_VERSION, MCP_ERROR_CODES, MCP_LOG_LEVELS, MCP_META_KEYS } from './constants.ts';
+import { type McpEra, requestEra, requestMeta } from './era.ts';
+import { isMcpError, McpError } from './errors.ts';
+import { mirrorsValue } from './headers.ts';
+import { complete } from './methods/completion.ts';
+import { discover, initialize, ping, setLogLevel } from './methods/lifecycle.ts';
+import { listPage } from './methods/lists.ts';
+import { getPrompt } from './methods/prompts.ts';
+import { readResource } from './methods/resources.ts';
+import { callTool, toolEntriesFor } from './methods/tools.ts';
+import {
+  headerMismatch,
+  type McpCall,
+  type McpServerState,
+  type MethodResult,
+  invalidParams,
+  isRecord,
+  methodNotFound,
+} from './server.ts';
+import type { McpClientCapabilities, McpClientInfo, McpRequestContext } from './types.ts';
+
+type Method = (call: McpCall) => MethodResult | Promise<MethodResult>;
+
+/** Methods of both eras. */
+const SHARED: Readonly<Record<string, Method>> = {
+  'tools/list': (call) => listPage(call, 'tools', toolEntriesFor(call)),
+  'tools/call': callTool,
+  'resources/list': (call) => listPage(call, 'resources', call.server.catalog.resourceEntries),
+  'resources/templates/list': (call) =>
+    listPage(call, 'resourceTemplates', call.server.catalog.templateEntries),
+  'resources/read': readResource,
+  'prompts/list': (call) => listPage(call, 'prompts', call.server.catalog.promptEntries),
+  'prompts/get': getPrompt,
+};
+
+const LEGACY: Readonly<Record<string, Method>> = {
+  ...SHARED,
+  initialize,
+  ping,
+  'logging/setLevel': setLogLevel,
+};
+
+const MODERN: Readonly<Record<string, Method>> = { ...SHARED, 'server/discover': discover };
+
+/** Methods the 2026-07-28 revision removed (its changelog): answered 404 -32601 like any unknown one, with a reason. */
+const REMOVED_IN_MODERN = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** Methods whose `Mcp-Name` header mirrors a body field, and which field. */
+const NAMED: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** What the handler needs from the HTTP request besides the message. */
+export interface RequestFrame {
+  readonly request: Request;
+  readonly server: McpServerState;
+  readonly exposeInternalErrors: boolean;
+}
+
+/** A JSON-RPC answer and the HTTP status it travels with. */
+export interface Answer {
+  readonly status: number;
+  readonly body: JsonRpcResponse;
+}
+
+function methodOf(server: McpServerState, era: McpEra, method: string): Method | undefined {
+  if (method === 'completion/complete') return server.catalog.completions ? complete : undefined;
+  return Object.hasOwn(era === 'modern' ? MODERN : LEGACY, method)
+    ? (era === 'modern' ? MODERN : LEGACY)[method]
+    : undefined;
+}
+
+/** The mirrored `Mcp-Method` and `Mcp-Name` headers, when present, must agree with the body (both eras). */
+function checkMirrors(
+  headers: Headers,
+  method: string,
+  params: Record<string, unknown>,
+  required: boolean,
+): void {
+  const mcpMethod = headers.get('mcp-method');
+  if (mcpMethod === null ? required : mcpMethod !== method) {
+    throw headerMismatch(
+      mcpMethod === null
+        ? 'the Mcp-Method header is missing'
+        : 'the Mcp-Method header does not match the method in the body',
+    );
+  }
+  const field = NAMED[method];
+  const value = field === undefined ? undefined : params[field];
+  if (typeof value !== 'string') return;
+  const mcpName = headers.get('mcp-name');
+  if (mcpName === null ? required : !mirrorsValue(mcpName, value)) {
+    throw headerMismatch(
+      mcpName === null
+        ? 'the Mcp-Name header is missing'
+        : `the Mcp-Name header does not match params.${field}`,
+    );
+  }
+}
+
+/** The modern ladder, steps 5 to 9 (mcp.md §5.2); returns the context the method runs with. */
+function modernContext(
+  frame: RequestFrame,
+  message: JsonRpcRequest,
+  params: Record<string, unknown>,
+): McpRequestContext {
+  const { request, server } = frame;
+  const meta = requestMeta(params);
+  const version = meta?.[MCP_META_KEYS.protocolVersion];
+  const capabilities = meta?.[MCP_META_KEYS.clientCapabilities];
+  if (meta === undefined || typeof version !== 'string' || !isRecord(capabilities)) {
+    throw new McpError(
+      MCP_ERROR_CODES.invalidParams,
+      `Invalid params: a ${'2026-07-28'} request needs params._meta with "${MCP_META_KEYS.protocolVersion}" (a string) and "${MCP_META_KEYS.clientCapabilities}" (an object)`,
+      { status: 400 },
+    );
+  }
+  const clientInfo = meta[MCP_META_KEYS.clientInfo];
+  if (clientInfo !== undefined && !isRecord(clientInfo)) {
+    throw new McpError(
+      MCP_ERROR_CODES.invalidParams,
+      `Invalid params: "${MCP_META_KEYS.clientInfo}" must be an object`,
+      { status: 400 },
+    );
+  }
+  const logLevel = meta[MCP_META_KEYS.logLevel];
+  if (logLevel !== undefined && (typeof logLevel !== 'string' || !MCP_LOG_LEVELS.includes(logLevel))) {
+    throw new McpError(
+      MCP_ERROR_CODES.invalidParams,
+      `Invalid params: "${MCP_META_KEYS.logLevel}" must be one of ${MCP_LOG_LEVELS.join(', ')}`,
+      { status: 400 },
+    );
+  }
+  // Equality before support: a header that disagrees with the body is a mismatch even when one of
+  // the two values is unsupported (the conformance suite checks this order).
+  const header = request.headers.get('mcp-protocol-version');
+  if (header !== version) {
+    throw headerMismatch(
+      header === null
+        ? 'the MCP-Protocol-Version header is missing'
+        : 'the MCP-Protocol-Version header does not match params._meta protocolVersion',
+    );
+  }
+  if (!server.options.protocolVersions.includes(version)) throw unsupportedVersion(server, version);
+  checkMirrors(request.headers, message.method, params, true);
+  return {
+    request,
+    protocolVersion: version,
+    era: 'modern',
+    id: message.id,
+    method: message.method,
+    clientCapabilities: capabilities as McpClientCapabilities,
+    ...(clientInfo === undefined ? {} : { clientInfo: clientInfo as McpClientInfo }),
+    ...(logLevel === undefined ? {} : { logLevel }),
+  };
+}
+
+/** -32022 with HTTP 400 and the versions served, both eras (2026-07-28 "Versioning"). */
+export function unsupportedVersion(server: McpServerState, requested: string): McpError {
+  return new McpError(
+    MCP_ERROR_CODES.unsupportedProtocolVersion,
+    `Unsupported protocol version: ${JSON.stringify(requested.slice(0, 40))}`,
+    { status: 400, data: { supported: [...server.options.protocolVersions].reverse(), requested } },
+  );
+}
+
+/**
+ * The legacy rules: the revision is the `MCP-Protocol-Version` header (validated when present: an
+ * unsupported one is a 400), else 2025-03-26 as the transport says to assume; `initialize` decides
+ * its own revision. Mirrored headers are optional here, but checked when sent: a client cannot
+ * label a request as one method (for `methodAuth`) and send another.
+ */
+function legacyContext(
+  frame: RequestFrame,
+  message: JsonRpcRequest,
+  params: Record<string, unknown>,
+): McpRequestContext {
+  const { request, server } = frame;
+  const header = request.headers.get('mcp-protocol-version');
+  if (header !== null && !server.options.legacyVersions.includes(header))
+    throw unsupportedVersion(server, header);
+  checkMirrors(request.headers, message.method, params, false);
+  let version = header ?? MCP_DEFAULT_LEGACY_VERSION;
+  if (message.method === 'initialize' && typeof params.protocolVersion === 'string') {
+    version = server.options.legacyVersions.includes(params.protocolVersion)
+      ? params.protocolVersion
+      : (server.options.legacyVersions[0] ?? version);
+  }
+  return {
+    request,
+    protocolVersion: version,
+    era: 'legacy',
+    id: message.id,
+    method: message.method,
+    clientCapabilities: {},
+  };
+}
+
+/** A modern result: `resultType`, cache hints on the cacheable ones, the server's identity in `_meta`. */
+function decorate(call: McpCall, outcome: MethodResult): Record<string, unknown> {
+  if (call.ctx.era === 'legacy') return outcome.result;
+  const { options } = call.server;
+  const result: Record<string, unknown> = {
+    resultType: outcome.inputRequired === true ? 'input_required' : 'complete',
+    ...outcome.result,
+  };
+  if (outcome.cacheable === true && outcome.inputRequired !== true) {
+    result.ttlMs = options.cache.ttlMs;
+    result.cacheScope = options.cache.scope;
+  }
+  const meta = isRecord(outcome.result._meta) ? outcome.result._meta : {};
+  result._meta = { ...meta, [MCP_META_KEYS.serverInfo]: options.serverInfo };
+  return result;
+}
+
+function errorAnswer(id: JsonRpcId | null, error: McpError): Answer {
+  return { status: error.status, body: jsonRpcError(id, error.code, error.message, error.data) };
+}
+
+/** The name of the tool, prompt or resource a failing call concerned, for the error log. */
+function subjectOf(params: Record<string, unknown>): string | undefined {
+  const subject = params.name ?? params.uri;
+  return typeof subject === 'string' ? subject.slice(0, 200) : undefined;
+}
+
+/** Serves one request message. Every error answer echoes the request's id. */
+export async function serveRequest(
+  frame: RequestFrame,
+  message: JsonRpcRequest,
+  forcedEra?: McpEra,
+): Promise<Answer> {
+  const params = isRecord(message.params) ? message.params : {};
+  if (message.params !== undefined && !isRecord(message.params)) {
+    return errorAnswer(message.id, invalidParams('Invalid params: MCP params must be an object'));
+  }
+  const header = frame.request.headers.get('mcp-protocol-version');
+  const era = forcedEra ?? requestEra(params, header);
+  const { server } = frame;
+  let ctx: McpRequestContext;
+  try {
+    ctx = era === 'modern' ? modernContext(frame, message, params) : legacyContext(frame, message, params);
+  } catch (error) {
+    return errorAnswer(message.id, error as McpError);
+  }
+  const method = methodOf(server, era, message.method);
+  if (method === undefined) {
+    const removed = era === 'modern' && REMOVED_IN_MODERN.has(message.method);
+    const detail = removed ? `it is not part of protocol revision ${ctx.protocolVersion}` : undefined;
+    return errorAnswer(message.id, methodNotFound(message.method, era === 'modern' ? 404 : 200, detail));
+  }
+  const call: McpCall = { server, params, ctx, exposeInternalErrors: frame.exposeInternalErrors };
+  try {
+    const outcome = await method(call);
+    return { status: 200, body: jsonRpcResult(message.id, decorate(call, outcome)) };
+  } catch (error) {
+    if (isMcpError(error)) return errorAnswer(message.id, error);
+    server.options.onError(error, { method: message.method, name: subjectOf(params) });
+    const label = message.method === 'tools/call' ? 'Tool execution failed' : 'Internal error';
+    const detail = frame.exposeInternalErrors && error instanceof Error ? `: ${error.message}` : '';
+    return errorAnswer(message.id, new McpError(MCP_ERROR_CODES.internalError, `${label}${detail}`));
+  }
+}

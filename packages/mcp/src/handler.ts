@@ -1,0 +1,207 @@
+/**
+ * `createMcpHandler`: one Streamable HTTP endpoint for both protocol eras (framework.md "Tool-server
+ * module (MCP)"; MCP 2025-11-25 and 2026-07-28 "Transports"). The steps, in order:
+ *
+ *   1. Origin            403 problem unless absent, loopback or allowed (DNS rebinding)
+ *   2. HTTP method       OPTIONS 204; GET 405 with a JSON hint (no stream offered); others 405
+ *   3. Content-Type      415 problem unless application/json
+ *   4. Body              413 problem past maxBodyBytes; -32700 for bad UTF-8 or JSON, too deep
+ *   5. Batch             an array: served only under 2025-03-26, the one revision with batches
+ *   6. Message           -32600 for a malformed one; notifications and client responses get 202
+ *   7. Era and ladder    dispatch.ts: modern `_meta` and mirrored headers, or the legacy rules
+ *   8. Method            the result, or a JSON-RPC error that echoes the request id
+ *
+ * The handler keeps no session: it never issues `Mcp-Session-Id` and ignores one it receives, as
+ * the transport allows (sessions are optional, 2025-03-26 §Session Management).
+ */
+import { type HttpError, isHttpError } from '@charter/core';
+import {
+  type ClassifiedMessage,
+  classifyMessage,
+  JSON_RPC_ERROR_CODES,
+  type JsonRpcResponse,
+  jsonRpcError,
+  parseJsonRpcBody,
+} from '@charter/json-rpc';
+import { buildCatalog } from './catalog.ts';
+import { MCP_DEFAULT_LEGACY_VERSION } from './constants.ts';
+import { type Answer, type RequestFrame, serveRequest } from './dispatch.ts';
+import { isModernProtocolVersion } from './era.ts';
+import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
+import { createRequestStateSealer } from './request-state.ts';
+import type { McpServerState } from './server.ts';
+import {
+  forbiddenOrigin,
+  isJsonContentType,
+  isOriginAllowed,
+  methodNotAllowed,
+  readBody,
+  Responder,
+  unsupportedMediaType,
+} from './transport.ts';
+
+/** What the App tells the handler when it runs behind `mcpRoutes`. */
+export interface McpHandlerContext {
+  /** The App runs in production: internal error detail is hidden unless `exposeInternalErrors` says otherwise. */
+  readonly production?: boolean;
+}
+
+/** A tool-server endpoint: a web-standard Request in, a Response out. */
+export interface McpHandler {
+  (request: Request, context?: McpHandlerContext): Promise<Response>;
+  /** A description of the server for the GET hint and for route documentation. */
+  readonly info: McpHandlerInfo;
+}
+
+/** What the endpoint tells a GET (and its route documentation). */
+export interface McpHandlerInfo {
+  readonly serverInfo: McpServerState['options']['serverInfo'];
+  readonly protocolVersions: readonly string[];
+  readonly tools: readonly string[];
+  readonly resources: readonly string[];
+  readonly prompts: readonly string[];
+}
+
+/** Most messages one batch may carry: a batch is legacy-only and small in practice. */
+const MAX_BATCH = 64;
+
+const NOTIFICATION_PREFIX = 'notifications/';
+
+async function serveMessage(
+  frame: RequestFrame,
+  classified: ClassifiedMessage,
+  batch: boolean,
+): Promise<Answer | undefined> {
+  switch (classified.kind) {
+    case 'invalid':
+      return {
+        status: 400,
+        body: jsonRpcError(
+          classified.id,
+          classified.error.code,
+          classified.error.message,
+          classified.error.data,
+        ),
+      };
+    case 'response':
+    case 'notification':
+      // Nothing to answer: the transport acknowledges with 202 (2025-11-25 §Sending Messages, 4).
+      return undefined;
+    case 'request': {
+      const { message } = classified;
+      if (message.method.startsWith(NOTIFICATION_PREFIX)) {
+        return {
+          status: 400,
+          body: jsonRpcError(
+            message.id,
+            JSON_RPC_ERROR_CODES.invalidRequest,
+            `Invalid Request: ${message.method.slice(0, 100)} is a notification and must not carry an id`,
+          ),
+        };
+      }
+      if (batch && message.method === 'initialize') {
+        return {
+          status: 400,
+          body: jsonRpcError(
+            message.id,
+            JSON_RPC_ERROR_CODES.invalidRequest,
+            'Invalid Request: initialize must not be part of a batch',
+          ),
+        };
+      }
+      return serveRequest(frame, message, batch ? 'legacy' : undefined);
+    }
+  }
+}
+
+/**
+ * A batch (a JSON array) is served only under 2025-03-26, the one revision that had batches
+ * (2025-06-18 removed them; the modern era never had them): the header names it, or is absent and
+ * 2025-03-26 is assumed. Each message is served in turn; the answers form one array, or 202 when
+ * none needed one.
+ */
+async function serveBatch(
+  frame: RequestFrame,
+  responder: Responder,
+  items: readonly unknown[],
+): Promise<Response> {
+  const header = frame.request.headers.get('mcp-protocol-version');
+  const version = header ?? MCP_DEFAULT_LEGACY_VERSION;
+  const refuse = (message: string) =>
+    responder.json(jsonRpcError(null, JSON_RPC_ERROR_CODES.invalidRequest, message), 400);
+  if (version !== '2025-03-26' || !frame.server.options.protocolVersions.includes(version)) {
+    return refuse(
+      `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${isModernProtocolVersion(version) ? version : JSON.stringify(version.slice(0, 40))}`,
+    );
+  }
+  if (items.length === 0) return refuse('Invalid Request: an empty batch');
+  if (items.length > MAX_BATCH)
+    return refuse(`Invalid Request: a batch may carry at most ${MAX_BATCH} messages`);
+  const answers: JsonRpcResponse[] = [];
+  for (const item of items) {
+    const answer = await serveMessage(frame, classifyMessage(item), true);
+    if (answer !== undefined) answers.push(answer.body);
+  }
+  return answers.length === 0 ? responder.accepted() : responder.json(answers, 200);
+}
+
+/**
+ * Creates the endpoint. Options are checked and every tool, resource, template and prompt compiled
+ * now, so a mistake fails at startup with its name, not on the first call.
+ */
+export function createMcpHandler(options: McpHandlerOptions): McpHandler {
+  const resolved = resolveMcpOptions(options);
+  const server: McpServerState = Object.freeze({
+    options: resolved,
+    catalog: buildCatalog(resolved),
+    sealer: createRequestStateSealer({ key: resolved.requestStateKey, ttlMs: resolved.requestStateTtlMs }),
+  });
+  const responder = new Responder(resolved.headers);
+  const info: McpHandlerInfo = Object.freeze({
+    serverInfo: resolved.serverInfo,
+    protocolVersions: resolved.protocolVersions,
+    tools: Object.freeze([...server.catalog.tools.keys()]),
+    resources: Object.freeze([...server.catalog.resources.keys()]),
+    prompts: Object.freeze([...server.catalog.prompts.keys()]),
+  });
+
+  const handle = async (request: Request, context?: McpHandlerContext): Promise<Response> => {
+    // 1. Origin
+    const origin = request.headers.get('origin');
+    if (!isOriginAllowed(origin, resolved.allowedOrigins))
+      return responder.problem(forbiddenOrigin(origin as string));
+    // 2. HTTP method
+    if (request.method === 'OPTIONS') return responder.options();
+    if (request.method !== 'POST') {
+      const hint =
+        request.method === 'GET'
+          ? {
+              transport: 'streamable-http',
+              protocolVersions: info.protocolVersions,
+              tools: info.tools,
+              hint: 'POST JSON-RPC 2.0 messages to this URL',
+            }
+          : undefined;
+      return responder.problem(methodNotAllowed(request.method), hint);
+    }
+    // 3. Content-Type
+    const contentType = request.headers.get('content-type');
+    if (!isJsonContentType(contentType)) return responder.problem(unsupportedMediaType(contentType));
+    // 4. Body
+    const bytes = await readBody(request, resolved.maxBodyBytes);
+    if (isHttpError(bytes)) return responder.problem(bytes as HttpError);
+    const parsed = parseJsonRpcBody(bytes as Uint8Array);
+    if (!parsed.ok) return responder.json(jsonRpcError(null, parsed.error.code, parsed.error.message), 400);
+    const frame: RequestFrame = {
+      request,
+      server,
+      exposeInternalErrors: exposesInternalErrors(resolved, context?.production),
+    };
+    // 5. Batch
+    if (Array.isArray(parsed.value)) return serveBatch(frame, responder, parsed.value);
+    // 6-8. Message, era and ladder, method
+    const answer = await serveMessage(frame, classifyMessage(parsed.value), false);
+    return answer === undefined ? responder.accepted() : responder.json(answer.body, answer.status);
+  };
+  return Object.assign(handle, { info });
+}

@@ -1,0 +1,282 @@
+/**
+ * `createMcpHandler` options (framework.md "Tool-server module (MCP)", handler option table), their
+ * defaults, and the one function that validates them, naming the option it refuses.
+ */
+import { isProductionEnv } from '@charter/core';
+import {
+  MCP_DEFAULT_MAX_BODY_BYTES,
+  MCP_DEFAULT_MAX_RESOURCE_URI_LENGTH,
+  MCP_PROTOCOL_VERSION,
+  MCP_SUPPORTED_VERSIONS,
+} from './constants.ts';
+import { isModernProtocolVersion } from './era.ts';
+import type {
+  McpCacheHints,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpTool,
+} from './types.ts';
+
+/** Options of `createMcpHandler`. */
+export interface McpHandlerOptions {
+  /** Name and version (and optional title, description, websiteUrl, icons) of the server. Required. */
+  serverInfo: McpServerInfo;
+  /** Guidance for the model, sent in `initialize` and `server/discover` results. */
+  instructions?: string;
+  /** Tools, listed in this order. Names must be unique. */
+  // biome-ignore lint/suspicious/noExplicitAny: each tool keeps its own argument type.
+  tools?: readonly McpTool<any>[];
+  /** Resources at fixed URIs. */
+  resources?: readonly McpResource[];
+  /** Resources under URI templates. */
+  resourceTemplates?: readonly McpResourceTemplate[];
+  /** Prompt templates. */
+  prompts?: readonly McpPrompt[];
+  /** Protocol extensions the server supports, advertised as `capabilities.extensions` (modern era). */
+  extensions?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Cache hints of modern discover, list and read results. Default `{ ttlMs: 0, scope: 'private' }`. */
+  cache?: McpCacheHints;
+  /**
+   * Browser origins allowed to call (`https://app.example`, bare origins only), plus `'null'` to admit
+   * opaque origins. Loopback origins and requests without `Origin` are always admitted; any other
+   * `Origin` gets 403, which defeats DNS rebinding (MCP Streamable HTTP, "Security Warning").
+   */
+  allowedOrigins?: readonly string[];
+  /** The revisions served. Default: every supported one, 2024-11-05 through 2026-07-28. */
+  protocolVersions?: readonly string[];
+  /** The revision preferred when a client leaves the choice open. Default `2026-07-28`. */
+  preferredProtocolVersion?: string;
+  /** Largest request body, in bytes; larger gets a 413 problem. Default 262144. */
+  maxBodyBytes?: number;
+  /** Headers added to every response of the handler. */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Put the message of an unexpected throw in the -32603 error. Default: on only when NODE_ENV is
+   * `development` or `test`. Fails closed: when the handler runs inside a production App (through
+   * `mcpRoutes`) and this is not set, detail is always hidden. An explicit value wins.
+   */
+  exposeInternalErrors?: boolean;
+  /** Longest URI `resources/read` accepts; longer gets -32602. Default 8192. */
+  maxResourceUriLength?: number;
+  /** Entries per page of the list methods; a longer list pages with `nextCursor`. Default 100. */
+  pageSize?: number;
+  /**
+   * Secret that seals input-required `requestState` values (at least 32 bytes in production). Default:
+   * a random key per handler, right for one process; several instances behind a balancer need one
+   * shared key, or a retry landing on another instance is refused.
+   */
+  requestStateKey?: string | Uint8Array;
+  /** How long a sealed `requestState` stays valid, in milliseconds. Default 600000 (10 minutes). */
+  requestStateTtlMs?: number;
+  /**
+   * Binds a sealed `requestState` to the caller: returns an identity for the request, or undefined.
+   * Default: a SHA-256 digest of the `Authorization` header, so a state minted for one credential is
+   * refused with another.
+   */
+  requestStatePrincipal?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /** Observes unexpected throws of handlers (the client sees -32603). Default: `console.error`. */
+  onError?: (error: unknown, info: { readonly method: string; readonly name?: string }) => void;
+}
+
+/** Options after validation, with defaults filled in. */
+export interface ResolvedMcpOptions {
+  readonly serverInfo: McpServerInfo;
+  readonly instructions: string | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: see McpHandlerOptions.tools.
+  readonly tools: readonly McpTool<any>[];
+  readonly resources: readonly McpResource[];
+  readonly resourceTemplates: readonly McpResourceTemplate[];
+  readonly prompts: readonly McpPrompt[];
+  readonly extensions: Readonly<Record<string, Record<string, unknown>>> | undefined;
+  readonly cache: { readonly ttlMs: number; readonly scope: 'public' | 'private' };
+  readonly allowedOrigins: ReadonlySet<string>;
+  readonly protocolVersions: readonly string[];
+  /** Served legacy revisions, newest first (for `initialize` negotiation). */
+  readonly legacyVersions: readonly string[];
+  readonly preferredProtocolVersion: string;
+  readonly maxBodyBytes: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** undefined: decided per request (NODE_ENV, and the App's production flag). */
+  readonly exposeInternalErrors: boolean | undefined;
+  readonly maxResourceUriLength: number;
+  readonly pageSize: number;
+  readonly requestStateKey: string | Uint8Array | undefined;
+  readonly requestStateTtlMs: number;
+  readonly requestStatePrincipal:
+    | ((request: Request) => string | undefined | Promise<string | undefined>)
+    | undefined;
+  readonly onError: (error: unknown, info: { readonly method: string; readonly name?: string }) => void;
+}
+
+function fail(option: string, message: string): never {
+  throw new TypeError(`createMcpHandler: option "${option}" ${message}`);
+}
+
+function positiveInteger(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    fail(option, `must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function nonEmptyString(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) fail(option, 'must be a non-empty string');
+  return value;
+}
+
+function list<T>(option: string, value: readonly T[] | undefined): readonly T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(option, 'must be an array');
+  return Object.freeze([...value]);
+}
+
+function resolveServerInfo(info: unknown): McpServerInfo {
+  if (typeof info !== 'object' || info === null) fail('serverInfo', 'is required: { name, version }');
+  const { name, version, title, description, websiteUrl, icons } = info as McpServerInfo;
+  nonEmptyString('serverInfo.name', name);
+  nonEmptyString('serverInfo.version', version);
+  for (const [key, value] of Object.entries({ title, description, websiteUrl })) {
+    if (value !== undefined && typeof value !== 'string') fail(`serverInfo.${key}`, 'must be a string');
+  }
+  if (icons !== undefined && !Array.isArray(icons)) fail('serverInfo.icons', 'must be an array');
+  return Object.freeze({ ...(info as McpServerInfo) });
+}
+
+/** A bare origin: `scheme://host[:port]`, nothing after (what the Origin header carries, RFC 6454 §7). */
+function resolveOrigin(origin: unknown): string {
+  if (origin === 'null') return origin;
+  if (typeof origin !== 'string') fail('allowedOrigins', 'must contain strings');
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    fail('allowedOrigins', `entry ${JSON.stringify(origin)} is not an origin`);
+  }
+  if (url.origin === 'null' || url.origin !== origin) {
+    fail(
+      'allowedOrigins',
+      `entry ${JSON.stringify(origin)} must be a bare origin such as "https://app.example" (no path, no trailing slash)`,
+    );
+  }
+  return origin;
+}
+
+function resolveVersions(options: McpHandlerOptions): { versions: readonly string[]; preferred: string } {
+  const versions = options.protocolVersions ?? MCP_SUPPORTED_VERSIONS;
+  if (!Array.isArray(versions) || versions.length === 0) {
+    fail('protocolVersions', 'must be a non-empty array');
+  }
+  for (const version of versions) {
+    if (!MCP_SUPPORTED_VERSIONS.includes(version)) {
+      fail(
+        'protocolVersions',
+        `contains ${JSON.stringify(version)}; supported: ${MCP_SUPPORTED_VERSIONS.join(', ')}`,
+      );
+    }
+  }
+  const sorted = Object.freeze([...new Set(versions)].sort());
+  const preferred =
+    options.preferredProtocolVersion ??
+    (sorted.includes(MCP_PROTOCOL_VERSION) ? MCP_PROTOCOL_VERSION : (sorted.at(-1) as string));
+  if (!sorted.includes(preferred)) {
+    fail('preferredProtocolVersion', `must be one of the served versions (${sorted.join(', ')})`);
+  }
+  return { versions: sorted, preferred };
+}
+
+function resolveCache(cache: McpCacheHints | undefined): ResolvedMcpOptions['cache'] {
+  if (cache === undefined) return Object.freeze({ ttlMs: 0, scope: 'private' });
+  if (typeof cache !== 'object' || cache === null) fail('cache', 'must be { ttlMs?, scope? }');
+  const ttlMs = cache.ttlMs ?? 0;
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 0) {
+    fail('cache.ttlMs', 'must be a non-negative integer');
+  }
+  const scope = cache.scope ?? 'private';
+  if (scope !== 'public' && scope !== 'private') fail('cache.scope', 'must be "public" or "private"');
+  return Object.freeze({ ttlMs, scope });
+}
+
+function resolveHeaders(headers: McpHandlerOptions['headers']): Readonly<Record<string, string>> {
+  if (headers === undefined) return Object.freeze({});
+  if (typeof headers !== 'object' || headers === null) fail('headers', 'must be an object of header values');
+  try {
+    // Headers validates names and values (RFC 9110 §5.1, §5.5), so a bad one fails here, not per request.
+    new Headers(headers as Record<string, string>);
+  } catch (error) {
+    fail('headers', `is invalid: ${(error as Error).message}`);
+  }
+  return Object.freeze({ ...headers });
+}
+
+function defaultOnError(error: unknown, info: { method: string; name?: string }): void {
+  const where = info.name === undefined ? info.method : `${info.method} ${info.name}`;
+  console.error(`[charter/mcp] unexpected error in ${where}:`, error);
+}
+
+/** Validates the options (TypeError naming the option) and fills the defaults. */
+export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('createMcpHandler needs options: { serverInfo, tools?, resources?, prompts?, ... }');
+  }
+  const { versions, preferred } = resolveVersions(options);
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    fail('instructions', 'must be a string');
+  }
+  if (options.exposeInternalErrors !== undefined && typeof options.exposeInternalErrors !== 'boolean') {
+    fail('exposeInternalErrors', 'must be a boolean');
+  }
+  if (
+    options.extensions !== undefined &&
+    (typeof options.extensions !== 'object' || options.extensions === null)
+  ) {
+    fail('extensions', 'must be an object mapping extension ids to settings objects');
+  }
+  for (const name of ['requestStatePrincipal', 'onError'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') fail(name, 'must be a function');
+  }
+  return Object.freeze({
+    serverInfo: resolveServerInfo(options.serverInfo),
+    instructions: options.instructions,
+    tools: list('tools', options.tools),
+    resources: list('resources', options.resources),
+    resourceTemplates: list('resourceTemplates', options.resourceTemplates),
+    prompts: list('prompts', options.prompts),
+    extensions: options.extensions === undefined ? undefined : Object.freeze({ ...options.extensions }),
+    cache: resolveCache(options.cache),
+    allowedOrigins: new Set(list('allowedOrigins', options.allowedOrigins).map(resolveOrigin)),
+    protocolVersions: versions,
+    legacyVersions: Object.freeze(versions.filter((v) => !isModernProtocolVersion(v)).reverse()),
+    preferredProtocolVersion: preferred,
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes, MCP_DEFAULT_MAX_BODY_BYTES),
+    headers: resolveHeaders(options.headers),
+    exposeInternalErrors: options.exposeInternalErrors,
+    maxResourceUriLength: positiveInteger(
+      'maxResourceUriLength',
+      options.maxResourceUriLength,
+      MCP_DEFAULT_MAX_RESOURCE_URI_LENGTH,
+    ),
+    pageSize: positiveInteger('pageSize', options.pageSize, 100),
+    requestStateKey: options.requestStateKey,
+    requestStateTtlMs: positiveInteger('requestStateTtlMs', options.requestStateTtlMs, 600_000),
+    requestStatePrincipal: options.requestStatePrincipal,
+    onError: options.onError ?? defaultOnError,
+  });
+}
+
+/**
+ * Whether internal detail may be shown: an explicit option wins; otherwise never inside a
+ * production App, and elsewhere only when NODE_ENV says development or test.
+ */
+export function exposesInternalErrors(
+  options: ResolvedMcpOptions,
+  appProduction: boolean | undefined,
+): boolean {
+  if (options.exposeInternalErrors !== undefined) return options.exposeInternalErrors;
+  if (appProduction === true) return false;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.NODE_ENV;
+  return !isProductionEnv() && (env === 'development' || env === 'test');
+}

@@ -1,0 +1,247 @@
+/**
+ * `mcpRoutes(path, handler, options?)`: the GET, POST and OPTIONS routes of a tool-server endpoint
+ * (framework.md "Tool-server module (MCP)", routes options). The POST route carries the hooks; in
+ * a production App with secure defaults the routes must be covered by an authenticating hook
+ * unless mounted `public` (the `auth-missing` boot guard). `methodAuth` picks hooks by the
+ * `Mcp-Method` header before the body is read; the handler refuses a request whose header and body
+ * disagree, so a label cannot buy a cheaper hook set.
+ */
+import {
+  type AnyContext,
+  type AnyRouteDefinition,
+  type HookInput,
+  type Hooks,
+  hookTraitsOf,
+  REQUIRE_AUTH_META,
+  withHookTraits,
+} from '@charter/core';
+import { MCP_DISCOVERY_METHODS } from './constants.ts';
+import type { McpHandler } from './handler.ts';
+
+/** Hooks chosen per JSON-RPC method (framework.md: since 1.8.0). */
+export interface McpMethodAuth {
+  /** Hooks for every request that is not discovery, including requests without an `Mcp-Method` header. */
+  readonly call: Hooks;
+  /** Hooks for discovery requests, or `'public'` to let anyone discover the server. */
+  readonly discovery: Hooks | 'public';
+  /** Which methods count as discovery; a subset of `MCP_DISCOVERY_METHODS`, default all of them. */
+  readonly discoveryMethods?: readonly string[];
+}
+
+/** Options of `mcpRoutes`. */
+export interface McpRoutesOptions {
+  /** Serve without authentication even in production (opts out of the boot guard). Default false. */
+  readonly public?: boolean;
+  /** Hooks of the POST transport (GET and OPTIONS answer without them). */
+  readonly hooks?: HookInput;
+  /** Hooks chosen by method; not combinable with `public` or with an authenticating hook in `hooks`. */
+  readonly methodAuth?: McpMethodAuth;
+  /** Prefix of the routes' operationIds (`<prefix>Post`, `<prefix>Get`, `<prefix>Options`). Default `mcp`. */
+  readonly operationIdPrefix?: string;
+  /** OpenAPI tags of the routes. */
+  readonly tags?: readonly string[];
+}
+
+function fail(message: string): never {
+  throw new TypeError(`mcpRoutes: ${message}`);
+}
+
+function hooksList(hooks: HookInput | undefined): readonly Hooks[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? (hooks as readonly Hooks[]) : [hooks as Hooks];
+}
+
+function assertHooks(where: string, value: unknown): asserts value is Hooks {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(`${where} must be a Hooks object`);
+}
+
+type Phase = 'onRequest' | 'preBody' | 'beforeHandle' | 'afterHandle' | 'onError' | 'onSend' | 'onResponse';
+
+/** The request a hook phase is about, from its arguments (see `Hooks` for each phase's signature). */
+function requestOf(phase: Phase, args: readonly unknown[]): Request | undefined {
+  switch (phase) {
+    case 'onRequest':
+      return args[0] as Request;
+    case 'preBody':
+    case 'beforeHandle':
+    case 'afterHandle':
+      return (args[0] as AnyContext).request;
+    default:
+      // onError, onSend, onResponse: (value, ctx | undefined, request)
+      return args[2] as Request | undefined;
+  }
+}
+
+/**
+ * One Hooks object that runs `call` or `discovery` per request: discovery when the `Mcp-Method`
+ * header names one of the discovery methods. Traits: it authenticates when `call` does and
+ * discovery is either authenticated too or explicitly public.
+ */
+function methodAuthHooks(auth: McpMethodAuth): Hooks {
+  assertHooks('methodAuth.call', auth.call);
+  if (auth.discovery !== 'public') assertHooks('methodAuth.discovery', auth.discovery);
+  const methods = auth.discoveryMethods ?? MCP_DISCOVERY_METHODS;
+  if (!Array.isArray(methods)) fail('methodAuth.discoveryMethods must be an array');
+  for (const method of methods) {
+    if (!MCP_DISCOVERY_METHODS.includes(method)) {
+      fail(
+        `methodAuth.discoveryMethods contains ${JSON.stringify(method)}; discovery methods are ${MCP_DISCOVERY_METHODS.join(', ')}`,
+      );
+    }
+  }
+  const discoverySet = new Set(methods);
+  const discovery: Hooks = auth.discovery === 'public' ? {} : auth.discovery;
+  const pick = (request: Request | undefined): Hooks => {
+    const method = request?.headers.get('mcp-method');
+    return method !== null && method !== undefined && discoverySet.has(method) ? discovery : auth.call;
+  };
+  const out: Hooks = {};
+  const phases: readonly Phase[] = [
+    'onRequest',
+    'preBody',
+    'beforeHandle',
+    'afterHandle',
+    'onError',
+    'onSend',
+    'onResponse',
+  ];
+  for (const phase of phases) {
+    if (auth.call[phase] === undefined && discovery[phase] === undefined) continue;
+    // Each phase forwards its arguments unchanged to the chosen set's hook of the same phase.
+    (out as Record<string, unknown>)[phase] = (...args: unknown[]) => {
+      const hook = pick(requestOf(phase, args))[phase] as ((...a: unknown[]) => unknown) | undefined;
+      return hook?.(...args);
+    };
+  }
+  const callTraits = hookTraitsOf(auth.call) ?? {};
+  const discoveryTraits = auth.discovery === 'public' ? undefined : (hookTraitsOf(auth.discovery) ?? {});
+  return withHookTraits(out, {
+    authenticates:
+      callTraits.authenticates === true &&
+      (discoveryTraits === undefined || discoveryTraits.authenticates === true),
+  });
+}
+
+const JSON_RPC_MESSAGE = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 request or notification (or, under 2025-03-26 only, an array of them)',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    method: { type: 'string' },
+    params: { type: 'object' },
+  },
+} as const;
+
+const JSON_RPC_RESPONSE = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 response: result or error',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+} as const;
+
+/**
+ * The routes of a tool-server endpoint at `path`: POST (JSON-RPC, with the hooks), GET (405 with a
+ * JSON hint: no stream is offered) and OPTIONS (204 with `Allow`). Register them with
+ * `app.registerRoutes(mcpRoutes('/mcp', handler))`.
+ */
+export function mcpRoutes(
+  path: string,
+  handler: McpHandler,
+  options: McpRoutesOptions = {},
+): AnyRouteDefinition[] {
+  if (typeof path !== 'string' || !path.startsWith('/')) fail('path must start with "/"');
+  if (typeof handler !== 'function') fail('handler must be the function createMcpHandler returned');
+  const isPublic = options.public ?? false;
+  if (typeof isPublic !== 'boolean') fail('option "public" must be a boolean');
+  const hooks = hooksList(options.hooks);
+  if (options.methodAuth !== undefined) {
+    if (isPublic)
+      fail(
+        'methodAuth cannot be combined with public: true (methodAuth already says which methods are public)',
+      );
+    if (hooks.some((h) => hookTraitsOf(h)?.authenticates === true)) {
+      fail(
+        'methodAuth cannot be combined with an authenticating hook in hooks: put authentication in methodAuth.call and methodAuth.discovery',
+      );
+    }
+  }
+  const prefix = options.operationIdPrefix ?? 'mcp';
+  if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+    fail('option "operationIdPrefix" must be an identifier');
+  }
+  const postHooks =
+    options.methodAuth === undefined ? hooks : [...hooks, methodAuthHooks(options.methodAuth)];
+  const common = {
+    path,
+    tags: options.tags,
+    // Tool-server routes must be authenticated in production unless declared public (boot guard).
+    meta: { [REQUIRE_AUTH_META]: !isPublic },
+    acknowledgeNoResponseBodySchema: true,
+    handler: (ctx: AnyContext) => handler(ctx.request, { production: ctx.route.production }),
+  };
+  const problem = (description: string) => ({ description });
+  return [
+    {
+      ...common,
+      method: 'POST',
+      operationId: `${prefix}Post`,
+      summary: `Tool server (MCP): JSON-RPC over Streamable HTTP`,
+      description: `${handler.info.serverInfo.name}: protocol revisions ${handler.info.protocolVersions.join(', ')}`,
+      hooks: postHooks.length === 0 ? undefined : postHooks,
+      request: { contentTypes: ['application/json'] },
+      responses: {
+        200: { description: 'A JSON-RPC response', contentType: 'application/json' },
+        202: { description: 'A notification or a client response was accepted' },
+        400: {
+          description: 'A JSON-RPC error: malformed message, or a modern-era header or _meta problem',
+          contentType: 'application/json',
+        },
+        403: problem('The Origin is not allowed'),
+        404: {
+          description: 'Modern era: the method does not exist (-32601)',
+          contentType: 'application/json',
+        },
+        413: problem('The body is larger than the tool server accepts'),
+        415: problem('The body is not application/json'),
+      },
+      openapi: {
+        jsonSchema: {
+          body: JSON_RPC_MESSAGE,
+          responses: { 200: JSON_RPC_RESPONSE, 400: JSON_RPC_RESPONSE, 404: JSON_RPC_RESPONSE },
+        },
+      },
+    },
+    {
+      ...common,
+      method: 'GET',
+      operationId: `${prefix}Get`,
+      summary: 'Tool server (MCP): no server-to-client stream; answers 405 with a hint',
+      responses: {
+        403: problem('The Origin is not allowed'),
+        405: problem('Use POST; the body carries a JSON hint'),
+      },
+    },
+    {
+      ...common,
+      method: 'OPTIONS',
+      operationId: `${prefix}Options`,
+      summary: 'Tool server (MCP): allowed methods',
+      responses: {
+        204: { description: 'Allow lists GET, POST, OPTIONS' },
+        403: problem('The Origin is not allowed'),
+      },
+    },
+  ] as AnyRouteDefinition[];
+}
