@@ -204,7 +204,13 @@ describe('pipeline: preBody context', () => {
       headerKeys: [],
       body: undefined,
       pulled: false,
-      route: { method: 'POST', path: '/items/:id', operationId: undefined, auth: undefined, production: false },
+      route: {
+        method: 'POST',
+        path: '/items/:id',
+        operationId: undefined,
+        auth: undefined,
+        production: false,
+      },
     });
     expect(pulledInHandler).toBe(true);
   });
