@@ -80,6 +80,10 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   const hasId = Object.hasOwn(value, 'id');
   const id = hasId && isJsonRpcId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be exactly "2.0"');
+  // A response to a request whose id could not be read carries `"id": null` (JSON-RPC 2.0 §5).
+  const isResponse =
+    !Object.hasOwn(value, 'method') && (Object.hasOwn(value, 'result') || Object.hasOwn(value, 'error'));
+  if (isResponse && (!hasId || value.id === null || isJsonRpcId(value.id))) return { kind: 'response', id };
   if (hasId && !isJsonRpcId(value.id)) {
     return invalid(
       null,

@@ -104,12 +104,13 @@ function compileTool(tool: McpTool, index: number): CompiledTool {
   if (tool.inputSchema === undefined)
     fail(where, 'needs an inputSchema (for no arguments: { type: "object" })');
   const inputSchema = jsonSchemaOf(`${where}: inputSchema`, tool.inputSchema, 'input');
-  assertMcpInputSchema(inputSchema, `${where}: inputSchema`);
+  assertMcpInputSchema(inputSchema, `createMcpHandler: ${where}: inputSchema`);
   const outputSchema =
     tool.outputSchema === undefined
       ? undefined
       : jsonSchemaOf(`${where}: outputSchema`, tool.outputSchema, 'output');
-  if (outputSchema !== undefined) assertMcpInputSchema(outputSchema, `${where}: outputSchema`);
+  if (outputSchema !== undefined)
+    assertMcpInputSchema(outputSchema, `createMcpHandler: ${where}: outputSchema`);
   const entry = entryOf(tool, ['handler', 'inputSchema', 'outputSchema']);
   entry.inputSchema = inputSchema;
   if (outputSchema !== undefined) entry.outputSchema = outputSchema;
@@ -120,7 +121,7 @@ function compileTool(tool: McpTool, index: number): CompiledTool {
     outputSchema,
     inputStandard: isStandardSchema(tool.inputSchema) ? tool.inputSchema : undefined,
     outputStandard: isStandardSchema(tool.outputSchema) ? tool.outputSchema : undefined,
-    headerParams: collectMcpHeaderParams(inputSchema, `${where}: inputSchema`),
+    headerParams: collectMcpHeaderParams(inputSchema, `createMcpHandler: ${where}: inputSchema`),
   });
 }
 

@@ -11,6 +11,7 @@ import { MCP_DEFAULT_LEGACY_VERSION, MCP_ERROR_CODES, MCP_LOG_LEVELS, MCP_META_K
 import { type McpEra, requestEra, requestMeta } from './era.ts';
 import { isMcpError, McpError } from './errors.ts';
 import { mirrorsValue } from './headers.ts';
+import { logReporter, type NotificationChannel, progressReporter } from './notifications.ts';
 import { complete } from './methods/completion.ts';
 import { discover, initialize, ping, setLogLevel } from './methods/lifecycle.ts';
 import { listPage } from './methods/lists.ts';
@@ -72,6 +73,8 @@ export interface RequestFrame {
   readonly request: Request;
   readonly server: McpServerState;
   readonly exposeInternalErrors: boolean;
+  /** Where progress and log notifications go; absent in a batch (they are dropped). */
+  readonly notifications?: NotificationChannel;
 }
 
 /** A JSON-RPC answer and the HTTP status it travels with. */
@@ -169,6 +172,8 @@ function modernContext(
     clientCapabilities: capabilities as McpClientCapabilities,
     ...(clientInfo === undefined ? {} : { clientInfo: clientInfo as McpClientInfo }),
     ...(logLevel === undefined ? {} : { logLevel }),
+    progress: progressReporter(frame.notifications, params),
+    log: logReporter(frame.notifications, logLevel as string | undefined),
   };
 }
 
@@ -210,6 +215,9 @@ function legacyContext(
     id: message.id,
     method: message.method,
     clientCapabilities: {},
+    progress: progressReporter(frame.notifications, params),
+    // No session remembers logging/setLevel: messages from `info` up are sent.
+    log: logReporter(frame.notifications, 'info'),
   };
 }
 

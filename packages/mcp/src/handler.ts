@@ -27,6 +27,7 @@ import { buildCatalog } from './catalog.ts';
 import { MCP_DEFAULT_LEGACY_VERSION } from './constants.ts';
 import { type Answer, type RequestFrame, serveRequest } from './dispatch.ts';
 import { isModernProtocolVersion } from './era.ts';
+import { acceptsEventStream, eventStream, NotificationChannel } from './notifications.ts';
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
 import type { McpServerState } from './server.ts';
@@ -175,10 +176,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (request.method !== 'POST') {
       const hint =
         request.method === 'GET'
-          ? {
+          ? // No tool names: GET runs without the POST route's hooks, so it reveals no more than the protocol.
+            {
               transport: 'streamable-http',
               protocolVersions: info.protocolVersions,
-              tools: info.tools,
               hint: 'POST JSON-RPC 2.0 messages to this URL',
             }
           : undefined;
@@ -199,8 +200,26 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     };
     // 5. Batch
     if (Array.isArray(parsed.value)) return serveBatch(frame, responder, parsed.value);
-    // 6-8. Message, era and ladder, method
-    const answer = await serveMessage(frame, classifyMessage(parsed.value), false);
+    // 6-8. Message, era and ladder, method; notifications the handler sends before its result turn
+    // the answer into an event stream.
+    const notifications = new NotificationChannel(acceptsEventStream(request));
+    const pending = serveMessage({ ...frame, notifications }, classifyMessage(parsed.value), false);
+    const first = notifications.enabled
+      ? await Promise.race([
+          pending.then((answer) => ({ answer })),
+          notifications.first().then(() => undefined),
+        ])
+      : { answer: await pending };
+    if (first === undefined) {
+      const body = eventStream(
+        notifications,
+        pending.then((answer) => answer?.body),
+        request.signal,
+      );
+      return responder.eventStream(body);
+    }
+    notifications.close();
+    const { answer } = first;
     return answer === undefined ? responder.accepted() : responder.json(answer.body, answer.status);
   };
   return Object.assign(handle, { info });

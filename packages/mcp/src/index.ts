@@ -38,6 +38,7 @@ export type {
   McpIcon,
   McpInputRequest,
   McpInputRequired,
+  McpLogLevel,
   McpPrompt,
   McpPromptArgument,
   McpPromptMessage,

@@ -128,7 +128,7 @@ function nonEmptyString(option: string, value: unknown): string {
 }
 
 function list<T>(option: string, value: readonly T[] | undefined): readonly T[] {
-  if (value === undefined) return [];
+  if (value === undefined) return Object.freeze([]);
   if (!Array.isArray(value)) fail(option, 'must be an array');
   return Object.freeze([...value]);
 }
@@ -233,6 +233,11 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
     (typeof options.extensions !== 'object' || options.extensions === null)
   ) {
     fail('extensions', 'must be an object mapping extension ids to settings objects');
+  }
+  for (const [id, settings] of Object.entries(options.extensions ?? {})) {
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+      fail('extensions', `entry ${JSON.stringify(id)} must be a settings object (use {} for none)`);
+    }
   }
   for (const name of ['requestStatePrincipal', 'onError'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') fail(name, 'must be a function');

@@ -125,7 +125,7 @@ function methodAuthHooks(auth: McpMethodAuth): Hooks {
 
 const JSON_RPC_MESSAGE = {
   type: 'object',
-  description: 'A JSON-RPC 2.0 request or notification (or, under 2025-03-26 only, an array of them)',
+  description: 'A JSON-RPC 2.0 request or notification',
   required: ['jsonrpc'],
   properties: {
     jsonrpc: { const: '2.0' },
@@ -133,6 +133,13 @@ const JSON_RPC_MESSAGE = {
     method: { type: 'string' },
     params: { type: 'object' },
   },
+} as const;
+
+const JSON_RPC_BODY = {
+  anyOf: [
+    JSON_RPC_MESSAGE,
+    { type: 'array', description: 'A batch (2025-03-26 only)', items: JSON_RPC_MESSAGE },
+  ],
 } as const;
 
 const JSON_RPC_RESPONSE = {
@@ -186,8 +193,6 @@ export function mcpRoutes(
   const common = {
     path,
     tags: options.tags,
-    // Tool-server routes must be authenticated in production unless declared public (boot guard).
-    meta: { [REQUIRE_AUTH_META]: !isPublic },
     acknowledgeNoResponseBodySchema: true,
     handler: (ctx: AnyContext) => handler(ctx.request, { production: ctx.route.production }),
   };
@@ -200,6 +205,9 @@ export function mcpRoutes(
       summary: `Tool server (MCP): JSON-RPC over Streamable HTTP`,
       description: `${handler.info.serverInfo.name}: protocol revisions ${handler.info.protocolVersions.join(', ')}`,
       hooks: postHooks.length === 0 ? undefined : postHooks,
+      // The protocol route must be authenticated in production unless declared public (boot guard).
+      // GET and OPTIONS only say which methods exist, so they carry no hooks and need none.
+      meta: { [REQUIRE_AUTH_META]: !isPublic },
       request: { contentTypes: ['application/json'] },
       responses: {
         200: { description: 'A JSON-RPC response', contentType: 'application/json' },

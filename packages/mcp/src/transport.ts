@@ -15,8 +15,11 @@ import {
 } from '@charter/core';
 import type { JsonRpcResponse } from '@charter/json-rpc';
 
-/** Methods of the endpoint, for `Allow` (RFC 9110 §10.2.1). GET exists only to say there is no stream. */
-export const ENDPOINT_METHODS = 'GET, POST, OPTIONS';
+/**
+ * Methods of the endpoint, for `Allow` (RFC 9110 §10.2.1). GET is answered only to say that no
+ * stream is offered, so it is not listed: the 405 and the OPTIONS answer agree.
+ */
+export const ENDPOINT_METHODS = 'POST, OPTIONS';
 
 function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
@@ -71,6 +74,14 @@ export class Responder {
     return new Response(JSON.stringify(body), { status, headers });
   }
 
+  /** An SSE answer: notifications about the request, then its response (no proxy buffering). */
+  eventStream(body: ReadableStream<Uint8Array>): Response {
+    const headers = this.#base();
+    headers.set('content-type', 'text/event-stream');
+    headers.set('x-accel-buffering', 'no');
+    return new Response(body, { status: 200, headers });
+  }
+
   /** 202 Accepted with no body: a notification or a client's response was taken. */
   accepted(): Response {
     return new Response(null, { status: 202, headers: this.#base() });
@@ -101,7 +112,7 @@ export function forbiddenOrigin(origin: string): HttpError {
 /** 405 for GET (no server-to-client stream is offered) and any other method but POST and OPTIONS. */
 export function methodNotAllowed(method: string): HttpError {
   return new MethodNotAllowedError(
-    ['POST', 'OPTIONS'],
+    ENDPOINT_METHODS.split(', '),
     method === 'GET'
       ? 'This tool server offers no server-to-client stream: send JSON-RPC requests with POST'
       : `${method.slice(0, 20)} is not supported here: send JSON-RPC requests with POST`,

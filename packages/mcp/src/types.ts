@@ -165,7 +165,29 @@ export interface McpRequestContext {
    * very call and caller, or that expired or was used before, so what arrives here is verified.
    */
   readonly requestState?: unknown;
+  /**
+   * Reports progress (`notifications/progress`) when the request sent `_meta.progressToken` and
+   * accepts an event stream; otherwise does nothing. Values must increase; others are dropped.
+   */
+  readonly progress: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Sends a log message (`notifications/message`, RFC 5424 level names): in the modern era at or
+   * above the request's `_meta` logLevel (none set: nothing is sent), in the legacy era from `info`
+   * up. Only when the client accepts an event stream.
+   */
+  readonly log: (level: McpLogLevel, data: unknown, logger?: string) => void;
 }
+
+/** RFC 5424 severities as MCP names them. */
+export type McpLogLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
 
 /** Completion values for an argument (`completion/complete`); at most 100 are sent. */
 export type McpCompletion =

@@ -86,10 +86,19 @@ function matchParts(parts: readonly Part[], uri: string): Record<string, string>
       at += part.literal.length;
       continue;
     }
-    // A variable runs to the next literal (the first occurrence: literals are fixed text, so the
-    // shortest match is the only one without `/`), or to the end of the URI.
+    // A variable runs to the next literal, or to the end of the URI.
     const next = parts[p + 1] as { literal: string } | undefined;
-    const end = next === undefined ? uri.length : uri.indexOf(next.literal, at);
+    // The template's last literal is anchored at the end of the URI (`{name}.txt` matches
+    // `a.txt.txt` with name `a.txt`); an inner one is found at its first occurrence.
+    const last = p + 2 === parts.length;
+    const end =
+      next === undefined
+        ? uri.length
+        : last
+          ? uri.endsWith(next.literal) && uri.length - next.literal.length >= at
+            ? uri.length - next.literal.length
+            : -1
+          : uri.indexOf(next.literal, at);
     if (end === -1 || end === at) return undefined;
     const raw = uri.slice(at, end);
     if (raw.includes('/')) return undefined;
