@@ -73,7 +73,7 @@ describe('parseJsonRpcBody', () => {
     }
   });
 
-  test('refuses prototype keys at any depth, spelled plainly or with escapes', () => {
+  test('refuses prototype keys at any depth, spelled plainly or with escapes, as an invalid request', () => {
     const cases: Array<[string, string]> = [
       ['{"__proto__":{"admin":true}}', '__proto__'],
       ['{"params":{"constructor":{"prototype":1}}}', 'constructor'],
@@ -81,9 +81,12 @@ describe('parseJsonRpcBody', () => {
       ['{"\\u005f_proto__":1}', '__proto__'],
     ];
     for (const [text, key] of cases) {
-      expect(errorOf(parseJsonRpcBody(bytes(text)))).toBe(
-        `Parse error: The JSON body contains the forbidden key "${key}"`,
-      );
+      const parsed = parseJsonRpcBody(bytes(text));
+      expect(parsed.ok).toBe(false);
+      expect(parsed.ok ? undefined : parsed.error).toEqual({
+        code: JSON_RPC_ERROR_CODES.invalidRequest,
+        message: `Invalid Request: The JSON body contains the forbidden key "${key}"`,
+      });
     }
   });
 

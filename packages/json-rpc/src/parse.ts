@@ -12,6 +12,9 @@ export const JSON_RPC_MAX_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+// The literal alternation the core's guard scans with (linear time); `\u` escapes can spell a key.
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\u/;
+
 /** The parsed body, or the parse error to answer with (id null: the id could not be read). */
 export type ParsedBody =
   | { readonly ok: true; readonly value: unknown }
@@ -36,7 +39,7 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** Decodes and parses a body; every failure is a -32700 with a sentence that says what was wrong. */
+/** Decodes and parses a body: -32700 for what is not JSON, -32600 for a prototype key; each with a sentence saying what was wrong. */
 export function parseJsonRpcBody(bytes: Uint8Array, maxDepth: number = JSON_RPC_MAX_DEPTH): ParsedBody {
   let text: string;
   try {
@@ -47,14 +50,26 @@ export function parseJsonRpcBody(bytes: Uint8Array, maxDepth: number = JSON_RPC_
   if (text.trim().length === 0) return parseError('the body is empty');
   let value: unknown;
   try {
-    value = safeJsonParse(text);
+    value = JSON.parse(text);
   } catch (error) {
-    // safeJsonParse throws a 400 whose message names the problem (syntax, forbidden key); a
-    // RangeError is the engine's own recursion limit on absurd nesting.
-    const message = error instanceof RangeError ? 'the JSON is nested too deeply' : (error as Error).message;
-    return parseError(message);
+    // A RangeError is the engine's own recursion limit on absurd nesting.
+    return parseError(
+      error instanceof RangeError
+        ? 'the JSON is nested too deeply'
+        : `The body is not valid JSON: ${(error as Error).message}`,
+    );
   }
   if (nestsDeeperThan(value, maxDepth))
     return parseError(`the JSON is nested deeper than ${maxDepth} levels`);
+  if (MAY_HOLD_FORBIDDEN_KEY.test(text)) {
+    // Valid JSON, but a key that reaches an object's prototype when merged: the core's guard
+    // refuses it, as an invalid request (-32600) rather than a parse error.
+    try {
+      safeJsonParse(text);
+    } catch (error) {
+      const message = `Invalid Request: ${(error as Error).message}`;
+      return { ok: false, error: { code: JSON_RPC_ERROR_CODES.invalidRequest, message } };
+    }
+  }
   return { ok: true, value };
 }

@@ -8,7 +8,7 @@
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@charter/json-rpc';
 import { jsonRpcError, jsonRpcResult } from '@charter/json-rpc';
 import { MCP_DEFAULT_LEGACY_VERSION, MCP_ERROR_CODES, MCP_LOG_LEVELS, MCP_META_KEYS } from './constants.ts';
-import { type McpEra, requestEra, requestMeta } from './era.ts';
+import { isModernProtocolVersion, type McpEra, requestEra, requestMeta } from './era.ts';
 import { isMcpError, McpError } from './errors.ts';
 import { mirrorsValue } from './headers.ts';
 import { logReporter, type NotificationChannel, progressReporter } from './notifications.ts';
@@ -161,7 +161,11 @@ function modernContext(
         : 'the MCP-Protocol-Version header does not match params._meta protocolVersion',
     );
   }
-  if (!server.options.protocolVersions.includes(version)) throw unsupportedVersion(server, version);
+  // A legacy revision has no per-request `_meta`: it is negotiated by initialize, so claiming one
+  // here is as unsupported as an unknown revision.
+  if (!server.options.protocolVersions.includes(version) || !isModernProtocolVersion(version)) {
+    throw unsupportedVersion(server, version);
+  }
   checkMirrors(request.headers, message.method, params, true);
   return {
     request,
@@ -255,11 +259,16 @@ export async function serveRequest(
   forcedEra?: McpEra,
 ): Promise<Answer> {
   const params = isRecord(message.params) ? message.params : {};
-  if (message.params !== undefined && !isRecord(message.params)) {
-    return errorAnswer(message.id, invalidParams('Invalid params: MCP params must be an object'));
-  }
   const header = frame.request.headers.get('mcp-protocol-version');
   const era = forcedEra ?? requestEra(params, header);
+  if (message.params !== undefined && !isRecord(message.params)) {
+    // A modern request without an object cannot carry `_meta`: refused like a missing one (400).
+    const status = era === 'modern' ? 400 : 200;
+    return errorAnswer(
+      message.id,
+      new McpError(MCP_ERROR_CODES.invalidParams, 'Invalid params: MCP params must be an object', { status }),
+    );
+  }
   const { server } = frame;
   let ctx: McpRequestContext;
   try {

@@ -378,6 +378,7 @@ describe('createMcpHandler info', () => {
   test('describes the server, its revisions and the names it offers, frozen', () => {
     const handler = handlerOf({ protocolVersions: ['2026-07-28', '2025-11-25'] });
     expect(handler.info).toEqual({
+      allowsOrigin: expect.any(Function),
       serverInfo: { name: 'notes', version: '1.0.0' },
       protocolVersions: ['2025-11-25', '2026-07-28'],
       tools: ['search', 'add'],

@@ -24,9 +24,9 @@ import {
   parseJsonRpcBody,
 } from '@charter/json-rpc';
 import { buildCatalog } from './catalog.ts';
-import { MCP_DEFAULT_LEGACY_VERSION } from './constants.ts';
+import { MCP_DEFAULT_LEGACY_VERSION, MCP_META_KEYS } from './constants.ts';
 import { type Answer, type RequestFrame, serveRequest } from './dispatch.ts';
-import { isModernProtocolVersion } from './era.ts';
+import { isModernProtocolVersion, requestMeta } from './era.ts';
 import { acceptsEventStream, eventStream, NotificationChannel } from './notifications.ts';
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
@@ -61,6 +61,8 @@ export interface McpHandlerInfo {
   readonly tools: readonly string[];
   readonly resources: readonly string[];
   readonly prompts: readonly string[];
+  /** The handler's Origin policy (absent, loopback or listed), for the App's cross-origin guard. */
+  readonly allowsOrigin: (origin: string) => boolean;
 }
 
 /** Most messages one batch may carry: a batch is legacy-only and small in practice. */
@@ -107,6 +109,16 @@ async function serveMessage(
             message.id,
             JSON_RPC_ERROR_CODES.invalidRequest,
             'Invalid Request: initialize must not be part of a batch',
+          ),
+        };
+      }
+      if (batch && requestMeta(message.params)?.[MCP_META_KEYS.protocolVersion] !== undefined) {
+        return {
+          status: 400,
+          body: jsonRpcError(
+            message.id,
+            JSON_RPC_ERROR_CODES.invalidRequest,
+            'Invalid Request: a 2026-07-28 request cannot be part of a batch',
           ),
         };
       }
@@ -164,6 +176,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     tools: Object.freeze([...server.catalog.tools.keys()]),
     resources: Object.freeze([...server.catalog.resources.keys()]),
     prompts: Object.freeze([...server.catalog.prompts.keys()]),
+    allowsOrigin: (origin: string) => isOriginAllowed(origin, resolved.allowedOrigins),
   });
 
   const handle = async (request: Request, context?: McpHandlerContext): Promise<Response> => {

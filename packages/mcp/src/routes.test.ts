@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { App, bearer, type Hooks, InsecureConfigError, REQUIRE_AUTH_META } from '@charter/core';
+import { App, bearer, type Hooks, hookTraitsOf, InsecureConfigError, REQUIRE_AUTH_META } from '@charter/core';
 import { generateOpenAPI } from '@charter/openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createMcpHandler, type McpHandler } from './handler.ts';
@@ -116,19 +116,25 @@ describe('mcpRoutes definitions', () => {
     for (const route of routes) expect(route.tags).toEqual(['ai']);
   });
 
-  test('hooks go on POST only; methodAuth adds one hook set after them', () => {
+  test('hooks go on POST only, after the origin policy; methodAuth adds one hook set after them', () => {
     const logging: Hooks = { onRequest: () => undefined };
     const [postRoute, getRoute, optionsRoute] = mcpRoutes('/mcp', handlerOf(), { hooks: logging });
-    expect(postRoute?.hooks).toEqual([logging]);
+    const postHooks = postRoute?.hooks as Hooks[];
+    expect(postHooks).toHaveLength(2);
+    // First: no phases, only the trait that tells the App's cross-origin guard what the handler admits.
+    expect(Object.keys(postHooks[0] as Hooks)).toEqual([]);
+    expect(hookTraitsOf(postHooks[0] as Hooks)?.trustsOrigin?.('http://localhost:3000')).toBe(true);
+    expect(hookTraitsOf(postHooks[0] as Hooks)?.trustsOrigin?.('https://evil.example')).toBe(false);
+    expect(postHooks[1]).toBe(logging);
     expect(getRoute?.hooks).toBeUndefined();
     expect(optionsRoute?.hooks).toBeUndefined();
-    expect(mcpRoutes('/mcp', handlerOf())[0]?.hooks).toBeUndefined();
+    expect(mcpRoutes('/mcp', handlerOf())[0]?.hooks).toHaveLength(1);
     const withAuth = mcpRoutes('/mcp', handlerOf(), {
       hooks: [logging],
       methodAuth: { call: callAuth(), discovery: 'public' },
     });
-    expect((withAuth[0]?.hooks as Hooks[]).length).toBe(2);
-    expect((withAuth[0]?.hooks as Hooks[])[0]).toBe(logging);
+    expect((withAuth[0]?.hooks as Hooks[]).length).toBe(3);
+    expect((withAuth[0]?.hooks as Hooks[])[1]).toBe(logging);
     expect(withAuth[1]?.hooks).toBeUndefined();
   });
 
@@ -402,5 +408,52 @@ describe('mcpRoutes in the OpenAPI document', () => {
     const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
+  });
+});
+
+describe('mcpRoutes and the App cross-origin guard', () => {
+  function originApp(): App {
+    const handler = createMcpHandler({
+      serverInfo: { name: 'origins', version: '1.0.0' },
+      allowedOrigins: ['https://ok.example'],
+      tools: [
+        {
+          name: 'ping_tool',
+          description: 'Answers pong',
+          inputSchema: { type: 'object' },
+          handler: () => 'pong',
+        },
+      ],
+    });
+    const app = new App({ logger: false });
+    app.registerRoutes(mcpRoutes('/mcp', handler, { public: true }));
+    return app;
+  }
+
+  const list = (origin: string) =>
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, 'sec-fetch-site': 'cross-site' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+
+  test('an origin the handler allows gets past the App guard and is served', async () => {
+    for (const origin of ['https://ok.example', 'http://127.0.0.1:5173', 'http://localhost:3000']) {
+      const response = await originApp().fetch(list(origin));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      const body = (await response.json()) as { id: number; result: { tools: { name: string }[] } };
+      expect(body.id).toBe(1);
+      expect(body.result.tools.map((tool) => tool.name)).toEqual(['ping_tool']);
+    }
+  });
+
+  test('an origin the handler does not allow is refused with a 403 problem', async () => {
+    const response = await originApp().fetch(list('https://evil.example'));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await response.json()) as { status: number; type: string };
+    expect(body.status).toBe(403);
+    expect(body.type).toBe('https://charter.dev/errors/forbidden');
   });
 });

@@ -9,7 +9,9 @@
 import {
   type AnyContext,
   type AnyRouteDefinition,
+  HOOK_PHASES,
   type HookInput,
+  type HookPhase,
   type Hooks,
   hookTraitsOf,
   REQUIRE_AUTH_META,
@@ -56,10 +58,8 @@ function assertHooks(where: string, value: unknown): asserts value is Hooks {
     fail(`${where} must be a Hooks object`);
 }
 
-type Phase = 'onRequest' | 'preBody' | 'beforeHandle' | 'afterHandle' | 'onError' | 'onSend' | 'onResponse';
-
 /** The request a hook phase is about, from its arguments (see `Hooks` for each phase's signature). */
-function requestOf(phase: Phase, args: readonly unknown[]): Request | undefined {
+function requestOf(phase: HookPhase, args: readonly unknown[]): Request | undefined {
   switch (phase) {
     case 'onRequest':
       return args[0] as Request;
@@ -97,16 +97,7 @@ function methodAuthHooks(auth: McpMethodAuth): Hooks {
     return method !== null && method !== undefined && discoverySet.has(method) ? discovery : auth.call;
   };
   const out: Hooks = {};
-  const phases: readonly Phase[] = [
-    'onRequest',
-    'preBody',
-    'beforeHandle',
-    'afterHandle',
-    'onError',
-    'onSend',
-    'onResponse',
-  ];
-  for (const phase of phases) {
+  for (const phase of HOOK_PHASES) {
     if (auth.call[phase] === undefined && discovery[phase] === undefined) continue;
     // Each phase forwards its arguments unchanged to the chosen set's hook of the same phase.
     (out as Record<string, unknown>)[phase] = (...args: unknown[]) => {
@@ -188,8 +179,11 @@ export function mcpRoutes(
   if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
     fail('option "operationIdPrefix" must be an identifier');
   }
-  const postHooks =
-    options.methodAuth === undefined ? hooks : [...hooks, methodAuthHooks(options.methodAuth)];
+  // The handler checks Origin itself (allowedOrigins, loopback); the App's cross-origin guard is
+  // told to admit what the handler admits, or it would refuse those origins first.
+  const originPolicy = withHookTraits({}, { trustsOrigin: handler.info.allowsOrigin });
+  const methodHooks = options.methodAuth === undefined ? [] : [methodAuthHooks(options.methodAuth)];
+  const postHooks = [originPolicy, ...hooks, ...methodHooks];
   const common = {
     path,
     tags: options.tags,
@@ -204,7 +198,7 @@ export function mcpRoutes(
       operationId: `${prefix}Post`,
       summary: `Tool server (MCP): JSON-RPC over Streamable HTTP`,
       description: `${handler.info.serverInfo.name}: protocol revisions ${handler.info.protocolVersions.join(', ')}`,
-      hooks: postHooks.length === 0 ? undefined : postHooks,
+      hooks: postHooks,
       // The protocol route must be authenticated in production unless declared public (boot guard).
       // GET and OPTIONS only say which methods exist, so they carry no hooks and need none.
       meta: { [REQUIRE_AUTH_META]: !isPublic },

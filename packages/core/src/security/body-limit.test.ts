@@ -30,6 +30,24 @@ describe('parseContentLength', () => {
 });
 
 describe('readBodyLimited', () => {
+  test('refuses an in-process body longer than its Content-Length says when it passes the limit', async () => {
+    const request = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-length': '5' },
+      body: 'x'.repeat(5000),
+    });
+    await expect(readBodyLimited(request, 1000)).rejects.toMatchObject({ status: 413 });
+  });
+
+  test('reads a body whose Content-Length is right and within the limit', async () => {
+    const request = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-length': '3' },
+      body: 'abc',
+    });
+    expect(new TextDecoder().decode(await readBodyLimited(request, 3))).toBe('abc');
+  });
+
   test('resolves the bytes of a body within the limit', async () => {
     const request = new Request('http://charter.local/', { method: 'POST', body: 'hello' });
     expect(new TextDecoder().decode(await readBodyLimited(request, 5))).toBe('hello');

@@ -122,7 +122,13 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   const length = declaredLength(request);
   if (length !== undefined && length > limit) throw tooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
-  if (length !== undefined) return readFramedBody(request);
+  if (length !== undefined) {
+    // A runtime stops at the declared length of a request off the network; a Request built in
+    // process may carry more than its header says, so the count is checked after the read too.
+    const bytes = await readFramedBody(request);
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return bytes;
+  }
   return readStreamLimited(request.body, limit);
 }
 

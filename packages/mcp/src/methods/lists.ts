@@ -1,8 +1,8 @@
 /**
  * The list methods (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`) and
  * their cursors (MCP 2025-11-25 "Pagination"): a cursor is opaque to the client; here it names the
- * list and the offset, so a cursor from one list is refused by another, and any cursor this server
- * did not issue gets -32602.
+ * list and the offset (not secret, not signed: it only selects a page of a public list), so a
+ * cursor from one list is refused by another, and one naming no offset in the list gets -32602.
  */
 import { decodeBase64Url, encodeBase64Url } from '@charter/core';
 import { type McpCall, type MethodResult, invalidParams } from '../server.ts';
