@@ -895,3 +895,26 @@ describe('session ids: optional, never required, never minted', () => {
     expect(await res.text()).toBe('');
   });
 });
+
+describe('the tool request context on a legacy request', () => {
+  test('has the revision of the header, era legacy, empty client capabilities and no clientInfo', async () => {
+    const before = fx.seen.length;
+    await expectRpcResult(
+      await legacyPost(app, rpc('tools/call', { name: 'inspect', arguments: {} }, 'lc'), {
+        'mcp-protocol-version': '2025-06-18',
+      }),
+      'lc',
+    );
+    const { ctx } = fx.seen[before] as { ctx: Record<string, unknown> };
+    expect(Object.keys(ctx).sort()).toEqual(
+      ['clientCapabilities', 'era', 'id', 'log', 'method', 'progress', 'protocolVersion', 'request'].sort(),
+    );
+    expect(ctx).toMatchObject({
+      protocolVersion: '2025-06-18',
+      era: 'legacy',
+      id: 'lc',
+      method: 'tools/call',
+      clientCapabilities: {},
+    });
+  });
+});

@@ -853,6 +853,47 @@ describe('modern results: resultType, serverInfo and cache hints', () => {
   });
 });
 
+describe('the tool request context (framework.md "Tool request context")', () => {
+  test('carries exactly the spec fields on a modern request, plus the progress and log reporters', async () => {
+    const before = fx.seen.length;
+    const clientInfo = { name: 'agent', version: '0.1' };
+    const body = modern(
+      'tools/call',
+      { name: 'inspect', arguments: {} },
+      'fields',
+      meta({ capabilities: { elicitation: {} }, clientInfo, logLevel: 'info' }),
+    );
+    await expectRpcResult(await modernPost(app, body), 'fields');
+    const { ctx } = fx.seen[before] as { ctx: Record<string, unknown> };
+    expect(Object.keys(ctx).sort()).toEqual(
+      [
+        'clientCapabilities',
+        'clientInfo',
+        'era',
+        'id',
+        'log',
+        'logLevel',
+        'method',
+        'progress',
+        'protocolVersion',
+        'request',
+      ].sort(),
+    );
+    expect(ctx.request).toBeInstanceOf(Request);
+    expect(ctx).toMatchObject({
+      protocolVersion: MODERN,
+      era: 'modern',
+      id: 'fields',
+      method: 'tools/call',
+      clientCapabilities: { elicitation: {} },
+      clientInfo,
+      logLevel: 'info',
+    });
+    expect(typeof ctx.progress).toBe('function');
+    expect(typeof ctx.log).toBe('function');
+  });
+});
+
 describe('modern _meta: logLevel, clientInfo and clientCapabilities', () => {
   const inspect = (metaValue: Record<string, unknown>, id: number) =>
     modernPost(app, modern('tools/call', { name: 'inspect' }, id, metaValue));
