@@ -905,7 +905,7 @@ describe('the tool request context on a legacy request', () => {
       }),
       'lc',
     );
-    const { ctx } = fx.seen[before] as { ctx: Record<string, unknown> };
+    const { ctx } = fx.seen[before] as unknown as { ctx: Record<string, unknown> };
     expect(Object.keys(ctx).sort()).toEqual(
       ['clientCapabilities', 'era', 'id', 'log', 'method', 'progress', 'protocolVersion', 'request'].sort(),
     );

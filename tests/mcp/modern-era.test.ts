@@ -864,7 +864,7 @@ describe('the tool request context (framework.md "Tool request context")', () =>
       meta({ capabilities: { elicitation: {} }, clientInfo, logLevel: 'info' }),
     );
     await expectRpcResult(await modernPost(app, body), 'fields');
-    const { ctx } = fx.seen[before] as { ctx: Record<string, unknown> };
+    const { ctx } = fx.seen[before] as unknown as { ctx: Record<string, unknown> };
     expect(Object.keys(ctx).sort()).toEqual(
       [
         'clientCapabilities',
