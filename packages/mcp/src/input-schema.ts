@@ -117,9 +117,16 @@ function quoteName(name: string): string {
 function renderPath(path: Path | undefined, root: string): string {
   const keys: (string | number)[] = [];
   for (let at = path; at !== undefined; at = at.parent) keys.push(at.key);
+  return renderLocation(keys.reverse(), root);
+}
+
+/**
+ * Where a problem is, as the messages write it: `root`, then `.name` for identifier-like keys,
+ * `["odd key"]` (quoted, cut at 64 code points) for others, `[2]` for indices.
+ */
+export function renderLocation(keys: readonly (string | number)[], root: string): string {
   let out = root;
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const key = keys[i] as string | number;
+  for (const key of keys) {
     if (typeof key === 'number') out += `[${key}]`;
     else if (key.length <= MAX_NAME_LENGTH && IDENTIFIER.test(key)) out += `.${key}`;
     else out += `[${quoteName(key)}]`;

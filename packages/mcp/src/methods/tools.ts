@@ -10,23 +10,16 @@ import type { CompiledTool } from '../catalog.ts';
 import { McpToolError } from '../errors.ts';
 import { checkMcpParamHeaders } from '../headers.ts';
 import { inputRequiredResult, isInputRequired, openRetry } from '../input-required.ts';
-import { validateMcpInput } from '../input-schema.ts';
+import { renderLocation, validateMcpInput } from '../input-schema.ts';
 import { headerMismatch, type McpCall, type MethodResult, invalidParams, isRecord } from '../server.ts';
 import type { McpContent, McpToolResult } from '../types.ts';
 
-/** Problems of a Standard Schema validation, worded like validateMcpInput's. */
+/** Problems of a Standard Schema validation, located the way validateMcpInput locates its own. */
 function issuesOf(issues: ReturnType<typeof flattenIssues>): string[] {
   return issues.map((issue) => {
-    const where = issue.path.reduce(
-      (at, key) =>
-        /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
-          ? `${at}.${key}`
-          : /^\d+$/.test(key)
-            ? `${at}[${key}]`
-            : `${at}[${JSON.stringify(key)}]`,
-      'arguments',
-    );
-    return `${where}: ${issue.message}`;
+    // flattenIssues gives every key as a string; an all-digit one is an array index.
+    const keys = issue.path.map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+    return `${renderLocation(keys, 'arguments')}: ${issue.message}`;
   });
 }
 
