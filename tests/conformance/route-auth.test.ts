@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import {
   App,
   type AppOptions,
+  bearer,
   type Hooks,
   httpBearerScheme,
   insufficientScope,
@@ -193,6 +194,79 @@ describe('route auth: fail closed', () => {
     app.get('/me', { responses: { 200: { body: Ok } }, auth: { scheme: 'bearerAuth' } }, ok);
     expect((await app.request('/me', { headers: { 'x-scopes': '' } })).status).toBe(200);
     await expectProblem(await app.request('/me'), 401);
+  });
+});
+
+describe('route auth: optional', () => {
+  const optionalBearer = bearer({
+    optional: true,
+    verify: (token) =>
+      token === 'reader' ? { sub: 'r', scopes: ['docs:read'] } : token === 'nobody' ? true : false,
+  });
+  function docsApp(): App {
+    const app = new App({ logger: false, hooks: optionalBearer, behindProxy: 'none' });
+    app.get(
+      '/docs',
+      {
+        responses: { 200: { body: Ok } },
+        auth: { scheme: 'bearerAuth', scopes: ['docs:read'], optional: true },
+      },
+      ok,
+    );
+    return app;
+  }
+
+  test('an anonymous caller reaches the handler', async () => {
+    const res = await docsApp().request('/docs');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  test('an authenticated caller with the scopes reaches the handler', async () => {
+    expect((await docsApp().request('/docs', { headers: { authorization: 'Bearer reader' } })).status).toBe(
+      200,
+    );
+  });
+
+  test('an authenticated caller without the scopes gets 403 insufficient_scope', async () => {
+    const res = await docsApp().request('/docs', { headers: { authorization: 'Bearer nobody' } });
+    await expectProblem(res, 403, 'forbidden');
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+  });
+
+  test('bad credentials are refused by the authenticating hook: 401', async () => {
+    await expectProblem(
+      await docsApp().request('/docs', { headers: { authorization: 'Bearer forged' } }),
+      401,
+    );
+  });
+
+  test('introspect reports optional, and an optional hook satisfies the boot guard', () => {
+    const app = docsApp();
+    expect(app.introspect()[0]?.auth).toEqual({
+      scheme: 'bearerAuth',
+      scopes: ['docs:read'],
+      optional: true,
+    });
+    expect(app.assertSecureConfig()).toEqual([]);
+  });
+
+  test('a required auth behind an optional hook still refuses anonymous callers', async () => {
+    const app = new App({ logger: false, hooks: optionalBearer });
+    app.get('/private', { responses: { 200: { body: Ok } }, auth: { scheme: 'bearerAuth' } }, ok);
+    await expectProblem(await app.request('/private'), 401);
+    expect((await app.request('/private', { headers: { authorization: 'Bearer nobody' } })).status).toBe(200);
+  });
+
+  test('optional must be a boolean', () => {
+    const app = new App({ logger: false });
+    expect(() =>
+      app.get(
+        '/x',
+        { responses: { 200: { body: Ok } }, auth: { scheme: 'b', optional: 'yes' as never } },
+        ok,
+      ),
+    ).toThrow(/auth.optional/);
   });
 });
 

@@ -459,6 +459,12 @@ describe('security requirements', () => {
     expect(operation(doc, '/k').security).toEqual([{ key: [] }]);
   });
 
+  test('an optional auth lists the empty requirement beside the scheme (§4.8.30)', () => {
+    const app = newApp({ securitySchemes: schemes });
+    withRoute({ auth: { scheme: 'bearer', scopes: ['docs:read'], optional: true } }, app);
+    expect(operation(generateOpenAPI(app, { info })).security).toEqual([{}, { bearer: ['docs:read'] }]);
+  });
+
   test('a group auth applies to its routes', () => {
     const app = newApp({ securitySchemes: schemes });
     app.group('/admin', { auth: { scheme: 'bearer', scopes: ['admin'] } }, (g) => {

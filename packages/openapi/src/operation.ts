@@ -81,7 +81,13 @@ export function buildOperation(source: OperationSource, ctx: OperationContext): 
   if (source.deprecated === true) operation.deprecated = true;
   // §4.8.10: an empty list says the operation needs no authentication; the contract is the whole truth,
   // so a route without `auth` is declared open rather than left to a top-level default.
-  operation.security = source.auth === undefined ? [] : [securityRequirement(source, source.auth, ctx)];
+  // An optional auth is the scheme or nothing: the empty requirement (§4.8.30) admits anonymous callers.
+  operation.security =
+    source.auth === undefined
+      ? []
+      : source.auth.optional === true
+        ? [{}, securityRequirement(source, source.auth, ctx)]
+        : [securityRequirement(source, source.auth, ctx)];
   const parameters = buildParameters(source, ctx);
   if (parameters.length > 0) operation.parameters = parameters;
   const body = source.request?.body;

@@ -117,7 +117,10 @@ export function collectSecurityIssues(
         route: name,
         message: `${name} serves tools or agents but no authenticating hook covers it: add one, or mark the routes public`,
       });
-    } else if (route.declaresAuth === true && !route.traits.some((t) => t.authenticates === true)) {
+    } else if (
+      route.declaresAuth === true &&
+      !route.traits.some((t) => t.authenticates === true || t.authenticatesOptionally === true)
+    ) {
       // Not a hole (a declared auth with no principal refuses every request with 401), but
       // almost certainly a forgotten hook.
       issues.push({

@@ -22,10 +22,10 @@ export function introspectRoute(record: RouteRecord): IntrospectedRoute {
   if (definition.description !== undefined) route.description = definition.description;
   if (definition.deprecated !== undefined) route.deprecated = definition.deprecated;
   if (record.auth !== undefined) {
-    route.auth =
-      record.auth.scopes === undefined
-        ? { scheme: record.auth.scheme }
-        : { scheme: record.auth.scheme, scopes: [...record.auth.scopes] };
+    const auth: NonNullable<IntrospectedRoute['auth']> = { scheme: record.auth.scheme };
+    if (record.auth.scopes !== undefined) auth.scopes = [...record.auth.scopes];
+    if (record.auth.optional === true) auth.optional = true;
+    route.auth = auth;
   }
   if (definition.meta !== undefined) route.meta = definition.meta;
   return route;

@@ -47,12 +47,21 @@ export function requireBearerToken(headers: RawHeaders, realm: string): string {
   const credentials = parseBearerAuthorization(ownValue(headers, 'authorization'));
   if (credentials.kind === 'token') return credentials.token;
   if (credentials.kind !== 'malformed') throw unauthorized({ realm });
-  throw new BadRequestError({
-    detail: credentials.reason,
+  throw malformedBearer(realm, credentials.reason);
+}
+
+/** The RFC 6750 §3.1 answer to a malformed Bearer header: 400 `invalid_request`, with the challenge. */
+export function malformedBearer(
+  realm: string,
+  reason: string,
+  params?: Readonly<Record<string, string>>,
+): BadRequestError {
+  return new BadRequestError({
+    detail: reason,
     headers: {
       'www-authenticate': formatChallenge({
         scheme: 'Bearer',
-        params: { realm, error: 'invalid_request', error_description: credentials.reason },
+        params: { realm, ...params, error: 'invalid_request', error_description: reason },
       }),
     },
   });

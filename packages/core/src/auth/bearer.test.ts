@@ -224,7 +224,13 @@ describe('bearer', () => {
 describe('resolveBearerOptions', () => {
   test('fills the defaults', () => {
     const verify = () => true as const;
-    expect(resolveBearerOptions({ verify })).toEqual({ verify, realm: 'api', maxTokenLength: 8192 });
+    expect(resolveBearerOptions({ verify })).toEqual({
+      verify,
+      realm: 'api',
+      maxTokenLength: 8192,
+      optional: false,
+      resourceMetadata: undefined,
+    });
   });
 
   test('refuses bad options with an error naming the option', () => {
@@ -236,5 +242,78 @@ describe('resolveBearerOptions', () => {
       /"maxTokenLength"/,
     );
     expect(() => resolveBearerOptions(null as never)).toThrow(TypeError);
+    expect(() => resolveBearerOptions({ verify: () => true, optional: 'yes' as never })).toThrow(
+      /"optional"/,
+    );
+  });
+
+  test('resourceMetadata must be an https URL, http only on loopback, with nothing that could split the header', () => {
+    const verify = () => true as const;
+    const ok = ['https://docs.example/.well-known/oauth-protected-resource/mcp', 'http://127.0.0.1:3000/x'];
+    for (const url of ok)
+      expect(resolveBearerOptions({ verify, resourceMetadata: url }).resourceMetadata).toBe(url);
+    const bad = [
+      'http://docs.example/meta',
+      '/.well-known/oauth-protected-resource',
+      'https://user:pw@docs.example/meta',
+      'https://docs.example/meta#frag',
+      'javascript:alert(1)',
+      42,
+    ];
+    for (const url of bad) {
+      expect(() => resolveBearerOptions({ verify, resourceMetadata: url as string })).toThrow(
+        /"resourceMetadata"/,
+      );
+    }
+  });
+});
+
+describe('bearer with optional: true', () => {
+  const META = 'https://docs.example/.well-known/oauth-protected-resource/notes';
+  const optionalApp = () => appWith({ optional: true, resourceMetadata: META });
+
+  test('a request without an Authorization header passes anonymously', async () => {
+    const res = await get(optionalApp());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ scopes: [], scheme: 'undefined', credentials: 'undefined' });
+  });
+
+  test('a valid token still identifies the caller', async () => {
+    const res = await get(optionalApp(), 'Bearer tok-ada');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { sub: string }).sub).toBe('ada');
+  });
+
+  test('a refused token is 401 invalid_token with the resource_metadata auth-param (RFC 9728 §5.1)', async () => {
+    const res = await get(optionalApp(), 'Bearer forged');
+    await problem(res, 401, 'unauthorized');
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer realm="api", resource_metadata="${META}", error="invalid_token", error_description="The access token is invalid or expired."`,
+    );
+  });
+
+  test('credentials of another scheme are refused, not ignored: the client meant to use them', async () => {
+    const res = await get(optionalApp(), 'Basic YWRhOnB3');
+    await problem(res, 401, 'unauthorized');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", resource_metadata="${META}"`);
+  });
+
+  test('a malformed Bearer header is 400 invalid_request and names the metadata too', async () => {
+    const res = await get(optionalApp(), 'Bearer a b');
+    await problem(res, 400, 'bad-request');
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toStartWith(`Bearer realm="api", resource_metadata="${META}", error="invalid_request"`);
+  });
+
+  test('declares optional authentication, not authentication', () => {
+    expect(hookTraitsOf(bearer({ verify: () => true, optional: true }))).toEqual({
+      authenticatesOptionally: true,
+    });
+  });
+
+  test('without optional, the challenge of a missing token carries resource_metadata as well', async () => {
+    const res = await get(appWith({ resourceMetadata: META }));
+    await problem(res, 401, 'unauthorized');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="api", resource_metadata="${META}"`);
   });
 });

@@ -5,11 +5,13 @@
  * method (§2.3) puts the token in URLs that logs, proxies, browser history and `Referer` keep (§5.3);
  * neither is accepted. A token sent that way is treated as no credentials at all.
  */
-import { requireBearerToken } from './bearer-token.ts';
-import { unauthorized } from './challenge.ts';
+import { malformedBearer, parseBearerAuthorization } from './bearer-token.ts';
+import { formatChallenge, unauthorized } from './challenge.ts';
 import {
   assertVerify,
   type MaybePromise,
+  ownValue,
+  resolveFlag,
   resolveLength,
   resolveRealm,
   runVerify,
@@ -32,6 +34,20 @@ export interface BearerOptions {
    * without calling it. Default 8192: room for a large JWT, and a bound on the work a caller can cause.
    */
   maxTokenLength?: number;
+  /**
+   * Let a request without an Authorization header through anonymously (`ctx.state.user` stays
+   * undefined), for resources that are public but serve more to identified callers. Credentials
+   * that are sent are still checked: another scheme, a malformed header or a refused token get
+   * the same 400/401 as without this option, since a client that sends credentials means to use
+   * them. Default false.
+   */
+  optional?: boolean;
+  /**
+   * URL of the resource's OAuth protected-resource metadata (RFC 9728 §3), sent as the
+   * `resource_metadata` auth-param of every 401 challenge (RFC 9728 §5.1) so a client can find the
+   * authorization server. Absolute `https:` URL (`http:` only for loopback hosts). Default none.
+   */
+  resourceMetadata?: string;
 }
 
 /** `bearer` options after validation. */
@@ -39,6 +55,25 @@ export interface ResolvedBearerOptions {
   readonly verify: BearerOptions['verify'];
   readonly realm: string;
   readonly maxTokenLength: number;
+  readonly optional: boolean;
+  readonly resourceMetadata: string | undefined;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function resolveResourceMetadata(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
+  const secure =
+    url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  if (url === undefined || !secure || url.username !== '' || url.password !== '' || url.hash !== '') {
+    throw new TypeError(
+      'bearer option "resourceMetadata" must be an absolute https: URL (http: only on loopback) without credentials or fragment',
+    );
+  }
+  // Checked as a challenge value too: no control or non-Latin-1 characters reach the header.
+  formatChallenge({ scheme: 'Bearer', params: { resource_metadata: value as string } });
+  return value as string;
 }
 
 /** Validates `bearer` options and fills defaults; throws a TypeError or RangeError naming the option. */
@@ -50,6 +85,8 @@ export function resolveBearerOptions(options: BearerOptions): ResolvedBearerOpti
     verify: options.verify,
     realm: resolveRealm('bearer', options.realm),
     maxTokenLength: resolveLength('bearer', 'maxTokenLength', options.maxTokenLength, 8192),
+    optional: resolveFlag('bearer', 'optional', options.optional),
+    resourceMetadata: resolveResourceMetadata(options.resourceMetadata),
   });
 }
 
@@ -64,12 +101,18 @@ export function resolveBearerOptions(options: BearerOptions): ResolvedBearerOpti
  * - a token `verify` refuses, or one longer than `maxTokenLength`: 401 `error="invalid_token"`.
  */
 export function bearer(options: BearerOptions): Hooks {
-  const { verify, realm, maxTokenLength } = resolveBearerOptions(options);
-  const invalidToken = (description: string) => unauthorized({ realm, error: 'invalid_token', description });
+  const { verify, realm, maxTokenLength, optional, resourceMetadata } = resolveBearerOptions(options);
+  const params = resourceMetadata === undefined ? undefined : { resource_metadata: resourceMetadata };
+  const invalidToken = (description: string) =>
+    unauthorized({ realm, error: 'invalid_token', description, params });
   return withHookTraits(
     {
       async preBody(ctx: PreBodyContext): Promise<void> {
-        const token = requireBearerToken(ctx.headers, realm);
+        const credentials = parseBearerAuthorization(ownValue(ctx.headers, 'authorization'));
+        if (credentials.kind === 'missing' && optional) return;
+        if (credentials.kind === 'malformed') throw malformedBearer(realm, credentials.reason, params);
+        if (credentials.kind !== 'token') throw unauthorized({ realm, params });
+        const token = credentials.token;
         if (token.length > maxTokenLength) throw invalidToken('The access token is too long.');
         const user = await runVerify('bearer', () => verify(token, ctx));
         if (user === undefined) throw invalidToken('The access token is invalid or expired.');
@@ -77,6 +120,6 @@ export function bearer(options: BearerOptions): Hooks {
         ctx.state.user = user;
       },
     },
-    { authenticates: true },
+    optional ? { authenticatesOptionally: true } : { authenticates: true },
   );
 }

@@ -179,6 +179,13 @@ export function resolveLength(helper: string, option: string, value: unknown, fa
   return n;
 }
 
+/** A boolean option, false when absent; throws a TypeError naming the option otherwise. */
+export function resolveFlag(helper: string, option: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new TypeError(`${helper} option "${option}" must be a boolean`);
+  return value;
+}
+
 /** An own property of a raw header or query map (never one inherited from `Object.prototype`). */
 export function ownValue<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;

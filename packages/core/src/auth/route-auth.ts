@@ -27,7 +27,13 @@ export function routeAuthHooks(
   const scopes = Object.freeze([...(auth.scopes ?? [])]);
   const scheme = schemes?.[auth.scheme];
   const payloadRequired = scheme !== undefined && requiresPayloadAuth(scheme) && auth.payload !== false;
-  const check = (ctx: AnyContext): void => authorizeScopes(ctx.state, scopes);
+  // An optional auth judges only the callers that authenticated: an anonymous request has no
+  // principal, and the authenticating hook has already refused bad credentials.
+  const check = auth.optional
+    ? (ctx: AnyContext): void => {
+        if (ctx.state.user !== undefined) authorizeScopes(ctx.state, scopes);
+      }
+    : (ctx: AnyContext): void => authorizeScopes(ctx.state, scopes);
   if (!payloadRequired) return { preBody: check, beforeHandle: check };
   return {
     preBody(ctx: AnyContext): void {
@@ -35,6 +41,7 @@ export function routeAuthHooks(
     },
     beforeHandle(ctx: AnyContext): void {
       check(ctx);
+      if (auth.optional === true && ctx.state.user === undefined) return;
       if (ctx.state.auth?.payloadVerified !== true) {
         throw unauthorized({
           error: 'invalid_request',

@@ -229,8 +229,9 @@ export function assertAuthSpec(
   schemes: Readonly<Record<string, SecurityScheme>> | undefined,
   where: string,
 ): void {
-  if (!isObject(auth)) throw new TypeError(`${where}: auth must be an object { scheme, scopes?, payload? }`);
-  checkKeys(where, 'auth', auth, ['scheme', 'scopes', 'payload']);
+  if (!isObject(auth))
+    throw new TypeError(`${where}: auth must be an object { scheme, scopes?, payload?, optional? }`);
+  checkKeys(where, 'auth', auth, ['scheme', 'scopes', 'payload', 'optional']);
   const name = auth.scheme;
   if (typeof name !== 'string' || name === '') fail(where, 'auth.scheme', 'must be a non-empty string');
   const scheme = schemes !== undefined && Object.hasOwn(schemes, name) ? schemes[name] : undefined;
@@ -264,6 +265,8 @@ export function assertAuthSpec(
   }
   if (auth.payload !== undefined && typeof auth.payload !== 'boolean')
     fail(where, 'auth.payload', 'must be a boolean');
+  if (auth.optional !== undefined && typeof auth.optional !== 'boolean')
+    fail(where, 'auth.optional', 'must be a boolean');
   if (auth.payload === false && scheme !== undefined && requiresPayloadAuth(scheme)) {
     fail(
       where,

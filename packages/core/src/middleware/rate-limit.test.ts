@@ -179,6 +179,57 @@ describe('rateLimit', () => {
     expect(response.headers.get('ratelimit')).toBe('"burst";r=9;t=1, "hourly";r=999;t=3600');
   });
 
+  test('with legacyHeaders, adds RateLimit-Limit, -Remaining and -Reset on passes and on the 429', async () => {
+    const app = appWith(rateLimit({ windowMs: 60_000, max: 2, legacyHeaders: true }));
+    const first = await app.request('/ok');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toBe('"default";r=1;t=60');
+    expect(first.headers.get('ratelimit-limit')).toBe('2');
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect(first.headers.get('ratelimit-reset')).toBe('60');
+    await app.request('/ok');
+    const limited = await app.request('/ok');
+    await expectLimited(limited);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('ratelimit-limit')).toBe('2');
+    expect(limited.headers.get('retry-after')).toBe('60');
+  });
+
+  test('legacyHeaders work in preBody too, on the 429 included', async () => {
+    const limit = rateLimit({ windowMs: 30_000, max: 1, phase: 'preBody', legacyHeaders: true });
+    const app = new App({ logger: false });
+    app.get('/ok', { responses: { 200: { body: Ok } }, hooks: limit }, () => ({
+      status: 200,
+      body: { ok: true },
+    }));
+    const first = await app.request('/ok');
+    expect(first.headers.get('ratelimit-remaining')).toBe('0');
+    expect(first.headers.get('ratelimit-reset')).toBe('30');
+    const limited = await app.request('/ok');
+    await expectLimited(limited);
+    expect(limited.headers.get('ratelimit-limit')).toBe('1');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+  });
+
+  test('the single-valued legacy fields keep the first policy while the lists name both', async () => {
+    const app = appWith(
+      rateLimit({ windowMs: 1000, max: 10, name: 'burst', legacyHeaders: true }),
+      rateLimit({ windowMs: 3_600_000, max: 1000, name: 'hourly', legacyHeaders: true }),
+    );
+    const response = await app.request('/ok');
+    expect(response.headers.get('ratelimit')).toBe('"burst";r=9;t=1, "hourly";r=999;t=3600');
+    expect(response.headers.get('ratelimit-limit')).toBe('10');
+    expect(response.headers.get('ratelimit-remaining')).toBe('9');
+  });
+
+  test('without legacyHeaders, no legacy field is sent', async () => {
+    const response = await appWith(rateLimit({ windowMs: 1000, max: 10 })).request('/ok');
+    expect(response.headers.get('ratelimit')).not.toBeNull();
+    expect(response.headers.get('ratelimit-limit')).toBeNull();
+    expect(response.headers.get('ratelimit-remaining')).toBeNull();
+    expect(response.headers.get('ratelimit-reset')).toBeNull();
+  });
+
   test('with headers: false, sends no RateLimit fields, and Retry-After only on the 429', async () => {
     const app = appWith(rateLimit({ windowMs: 60_000, max: 1, headers: false }));
     const first = await app.request('/ok');
@@ -273,6 +324,7 @@ describe('resolveRateLimitOptions', () => {
     expect(resolved.phase).toBe('onRequest');
     expect(resolved.name).toBe('default');
     expect(resolved.headers).toBe(true);
+    expect(resolved.legacyHeaders).toBe(false);
     expect(resolved.failOpen).toBe(false);
     expect(typeof resolved.store.hit).toBe('function');
   });
@@ -289,6 +341,10 @@ describe('resolveRateLimitOptions', () => {
     expect(() => rateLimit({ windowMs: 1000, max: 1, key: 'ip' as never })).toThrow(/"key"/);
     expect(() => rateLimit({ windowMs: 1000, max: 1, failOpen: 1 as never })).toThrow(/"failOpen"/);
     expect(() => rateLimit({ windowMs: 1000, max: 1, headers: 'no' as never })).toThrow(/"headers"/);
+    expect(() => rateLimit({ windowMs: 1000, max: 1, legacyHeaders: 1 as never })).toThrow(/"legacyHeaders"/);
+    expect(() => rateLimit({ windowMs: 1000, max: 1, headers: false, legacyHeaders: true })).toThrow(
+      /"legacyHeaders" needs "headers"/,
+    );
     expect(() => rateLimit({ windowMs: 1000, max: 1, logger: {} as never })).toThrow(/"logger"/);
     expect(() => rateLimit(undefined as never)).toThrow(TypeError);
   });

@@ -58,6 +58,13 @@ export interface RateLimitOptions {
   /** Send the RateLimit and RateLimit-Policy fields; default true. `Retry-After` is always sent on 429. */
   headers?: boolean;
   /**
+   * Also send the single-valued fields of the draft's earlier revisions (-00 to -06), which many
+   * clients still read: `RateLimit-Limit` (max), `RateLimit-Remaining` and `RateLimit-Reset`
+   * (seconds until the window resets), as plain integers. They hold one policy: the first policy
+   * of a request to set them wins. Needs `headers`. Default false.
+   */
+  legacyHeaders?: boolean;
+  /**
    * When the store fails: false (default) answers a generic 500, so an outage never silently
    * removes the limit; true lets the request through without counting it.
    */
@@ -75,6 +82,7 @@ export interface ResolvedRateLimitOptions {
   readonly store: RateLimitStore;
   readonly name: string;
   readonly headers: boolean;
+  readonly legacyHeaders: boolean;
   readonly failOpen: boolean;
   readonly logger: Logger | undefined;
 }
@@ -140,6 +148,11 @@ export function resolveRateLimitOptions(options: RateLimitOptions): ResolvedRate
       `rateLimit option "name" must be 1 to 64 letters, digits, "-", "_" or ".", got ${String(name)}`,
     );
   }
+  const headers = optionalBoolean('headers', options.headers, true);
+  const legacyHeaders = optionalBoolean('legacyHeaders', options.legacyHeaders, false);
+  if (legacyHeaders && !headers) {
+    throw new TypeError('rateLimit option "legacyHeaders" needs "headers" (it adds to the RateLimit fields)');
+  }
   const logger = options.logger;
   if (
     logger !== undefined &&
@@ -154,7 +167,8 @@ export function resolveRateLimitOptions(options: RateLimitOptions): ResolvedRate
     phase,
     store,
     name,
-    headers: optionalBoolean('headers', options.headers, true),
+    headers,
+    legacyHeaders,
     failOpen: optionalBoolean('failOpen', options.failOpen, false),
     logger,
   });
@@ -237,10 +251,31 @@ export function rateLimit(options: RateLimitOptions): Hooks {
     });
   };
 
-  const fields = (hit: RateLimitHit, now: number): Record<string, string> => ({
-    'ratelimit-policy': policyField,
-    ratelimit: rateLimitField(name, max, hit, now),
-  });
+  /** The fields for a counter, as [name, value] pairs; the legacy ones only with `legacyHeaders`. */
+  const fieldList = (hit: RateLimitHit, now: number): [string, string][] => {
+    const list: [string, string][] = [
+      ['ratelimit-policy', policyField],
+      ['ratelimit', rateLimitField(name, max, hit, now)],
+    ];
+    if (policy.legacyHeaders) {
+      list.push(
+        ['ratelimit-limit', String(max)],
+        ['ratelimit-remaining', String(Math.max(0, max - hit.count))],
+        ['ratelimit-reset', String(secondsUntil(hit.resetAt, now))],
+      );
+    }
+    return list;
+  };
+  const fields = (hit: RateLimitHit, now: number): Record<string, string> =>
+    Object.fromEntries(fieldList(hit, now));
+  /** The list fields gain a member; a single-valued legacy field keeps the first policy's value. */
+  const merged = (current: (name: string) => string | null, hit: RateLimitHit, now: number) =>
+    fieldList(hit, now).map(([field, value]): [string, string] => {
+      const existing = current(field);
+      if (field === 'ratelimit-policy' || field === 'ratelimit')
+        return [field, withMember(existing, name, value)];
+      return [field, existing ?? value];
+    });
 
   if (phase === 'onRequest') {
     const remember = (storeKey: string, hit: RateLimitHit): void => {
@@ -274,10 +309,10 @@ export function rateLimit(options: RateLimitOptions): Hooks {
         const now = Date.now();
         if (hit === undefined || hit.resetAt <= now) return;
         const current = response.headers;
-        return setResponseHeaders(response, [
-          ['ratelimit-policy', withMember(current.get('ratelimit-policy'), name, policyField)],
-          ['ratelimit', withMember(current.get('ratelimit'), name, rateLimitField(name, max, hit, now))],
-        ]);
+        return setResponseHeaders(
+          response,
+          merged((field) => current.get(field), hit, now),
+        );
       };
     }
     return hooks;
@@ -292,11 +327,7 @@ export function rateLimit(options: RateLimitOptions): Hooks {
     const now = Date.now();
     if (policy.headers) {
       const pending = ctx.set.headers;
-      pending.set('ratelimit-policy', withMember(pending.get('ratelimit-policy'), name, policyField));
-      pending.set(
-        'ratelimit',
-        withMember(pending.get('ratelimit'), name, rateLimitField(name, max, hit, now)),
-      );
+      for (const [field, value] of merged((f) => pending.get(f), hit, now)) pending.set(field, value);
     }
     if (hit.count > max) refuse(hit, now, undefined);
   };

@@ -61,6 +61,12 @@ export type HookPhase = (typeof HOOK_PHASES)[number];
 export interface HookTraits {
   /** The hooks authenticate the caller and refuse (401/403) when they cannot. */
   authenticates?: boolean;
+  /**
+   * The hooks authenticate a caller who sends credentials (refusing bad ones) and let a request
+   * without any through anonymously, e.g. `bearer({ optional: true })`. Not enough for routes that
+   * must be authenticated (tool servers, agents), enough to enforce a route's declared `auth`.
+   */
+  authenticatesOptionally?: boolean;
   /** The hooks protect state-changing requests against cross-site request forgery. */
   csrfProtection?: boolean;
   /** The hooks read or write a cookie-based session. */

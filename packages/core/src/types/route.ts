@@ -82,6 +82,12 @@ export interface AuthSpec {
   scopes?: readonly string[];
   /** Whether the payload is authenticated too; default true. */
   payload?: boolean;
+  /**
+   * The route also serves anonymous callers; credentials, when sent, must be valid and carry the
+   * scopes. OpenAPI lists an empty requirement beside the scheme (§4.8.30: `[{}, { scheme: scopes }]`).
+   * Default false.
+   */
+  optional?: boolean;
 }
 
 /**
@@ -305,6 +311,6 @@ export interface IntrospectedRoute {
   hasParams: boolean;
   hasHeaders: boolean;
   responses: number[];
-  auth?: { scheme: string; scopes?: string[] };
+  auth?: { scheme: string; scopes?: string[]; optional?: boolean };
   meta?: RouteMeta;
 }
