@@ -1,13 +1,59 @@
 /**
- * `bun run site`: until the documentation site lands, this serves the example app so the
- * command works on a fresh machine. PORT and HOST override the defaults (3000, 127.0.0.1).
+ * `bun run site`: serves Charter's documentation site with the Bun adapter. Settings come from the
+ * environment (see `config.ts`); it stops gracefully on SIGINT/SIGTERM, draining in-flight requests.
  */
 import { serve } from '@charter/bun';
-import { createExampleApp } from '../examples/todo-app.ts';
+import { createSite } from './app.ts';
+import { siteConfigFromEnv } from './config.ts';
+import { buildContent } from './content/build.ts';
+import { EMBEDDED_CONTENT } from './content/embedded.ts';
+import { readContentDir } from './content/read-dir.ts';
+import { resolveTokenKey } from './oauth/key.ts';
 
-const app = createExampleApp();
-const server = await serve(app, {
-  port: Number(process.env.PORT ?? 3000),
-  hostname: process.env.HOST ?? '127.0.0.1',
+/** A setting or the content is wrong: say so in one line and exit, rather than print a stack. */
+function refuse(error: unknown): never {
+  console.error(`charter-site: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+const config = (() => {
+  try {
+    return siteConfigFromEnv(process.env);
+  } catch (error) {
+    return refuse(error);
+  }
+})();
+const content = await (async () => {
+  try {
+    const dir = config.contentDir ?? new URL('../content', import.meta.url).pathname;
+    return buildContent(EMBEDDED_CONTENT ?? (await readContentDir(dir)));
+  } catch (error) {
+    return refuse(error);
+  }
+})();
+const key = (() => {
+  try {
+    return resolveTokenKey({ secret: config.tokenSecret, production: config.production });
+  } catch (error) {
+    return refuse(error);
+  }
+})();
+const app = createSite({
+  origin: config.origin,
+  content,
+  tokenKey: key.key,
+  production: config.production,
+  behindProxy: config.behindProxy,
 });
-app.logger.info('Charter example app listening', { url: server.url, routes: app.introspect().length });
+if (key.generated) {
+  app.logger.warn(
+    'SITE_TOKEN_SECRET is not set: tokens are signed with a random key and die with this process',
+  );
+}
+const server = await serve(app, { port: config.port, hostname: config.hostname });
+app.logger.info('Charter documentation site listening', {
+  url: server.url,
+  origin: config.origin,
+  pages: content.pages.length,
+  embedded: EMBEDDED_CONTENT !== undefined,
+});

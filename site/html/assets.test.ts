@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'bun:test';
+import { highlight } from '../content/highlight.ts';
+import { FAVICON_SVG, FAVICON_URL, SITE_ASSETS, STYLESHEET_URL } from './assets.ts';
+import { SITE_CSS } from './stylesheet.ts';
+
+const sha256 = (body: Uint8Array): string => new Bun.CryptoHasher('sha256').update(body).digest('hex');
+
+describe('SITE_ASSETS', () => {
+  test('holds the stylesheet and the favicon under content-hashed URLs', () => {
+    expect([...SITE_ASSETS.keys()]).toEqual([STYLESHEET_URL, FAVICON_URL]);
+    expect(STYLESHEET_URL).toMatch(/^\/assets\/site\.[0-9a-f]{8}\.css$/);
+    expect(FAVICON_URL).toMatch(/^\/assets\/favicon\.[0-9a-f]{8}\.svg$/);
+  });
+
+  test('names and tags each asset by the SHA-256 of its body', () => {
+    for (const [url, asset] of SITE_ASSETS) {
+      const hex = sha256(asset.body);
+      expect(url).toContain(`.${hex.slice(0, 8)}.`);
+      expect(asset.etag).toBe(`"${hex.slice(0, 32)}"`);
+    }
+  });
+
+  test('serves the CSS and SVG text with their media types', () => {
+    const css = SITE_ASSETS.get(STYLESHEET_URL);
+    const icon = SITE_ASSETS.get(FAVICON_URL);
+    expect(css?.contentType).toBe('text/css; charset=utf-8');
+    expect(new TextDecoder().decode(css?.body)).toBe(SITE_CSS);
+    expect(icon?.contentType).toBe('image/svg+xml');
+    expect(new TextDecoder().decode(icon?.body)).toBe(FAVICON_SVG);
+    expect(FAVICON_SVG).not.toContain('<script');
+    expect(FAVICON_SVG).not.toContain('style');
+  });
+});
+
+describe('SITE_CSS', () => {
+  test('has a dark mode, a system font stack and a sidebar layout for wide screens', () => {
+    expect(SITE_CSS).toContain('@media (prefers-color-scheme: dark)');
+    expect(SITE_CSS).toContain('font-family: var(--font-body)');
+    expect(SITE_CSS).toContain('system-ui');
+    expect(SITE_CSS).toContain('grid-template-areas: "nav main toc"');
+  });
+
+  test('colours every token kind the highlighter emits', () => {
+    const sample =
+      highlight('const a: T = "s" + 1; // c\n', 'ts') +
+      highlight('{"k": true}', 'json') +
+      highlight('echo $HOME', 'sh');
+    const kinds = new Set([...sample.matchAll(/class="tok-([a-z]+)"/g)].map((match) => match[1]));
+    expect(kinds.size).toBeGreaterThanOrEqual(8);
+    for (const kind of kinds) expect(SITE_CSS).toContain(`.tok-${kind} {`);
+  });
+
+  test('styles the classes the renderers use', () => {
+    for (const selector of [
+      '.skip-link',
+      '.sidebar',
+      '.toc',
+      '.pager',
+      '.anchor',
+      '.table-scroll',
+      '.align-right',
+      '.raw-html',
+      'pre.code',
+    ]) {
+      expect(SITE_CSS).toContain(selector);
+    }
+  });
+});

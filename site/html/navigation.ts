@@ -1,0 +1,53 @@
+/**
+ * The two navigation blocks of a page: the site tree (every section and page, the current page
+ * marked with `aria-current="page"`, WAI-ARIA 1.2 §6.7) and the page's table of contents.
+ */
+import { escapeHtml } from '../content/escape.ts';
+import type { ContentSite, PageHeading } from '../content/types.ts';
+
+/** The sidebar: every section under its title, and its pages in navigation order. */
+export function renderSiteNavigation(site: ContentSite, currentPath: string | undefined): string {
+  const sections = site.sections.map((section) => {
+    const items = section.pages.map((page) => {
+      const current = page.path === currentPath ? ' aria-current="page"' : '';
+      return `<li><a href="${escapeHtml(page.url)}"${current}>${escapeHtml(page.title)}</a></li>`;
+    });
+    return `<section class="nav-section">
+<h2 class="nav-title">${escapeHtml(section.title)}</h2>
+<ul>
+${items.join('\n')}
+</ul>
+</section>`;
+  });
+  return `<nav id="site-navigation" class="sidebar" aria-label="Documentation">
+${sections.join('\n')}
+</nav>`;
+}
+
+/** The table of contents: h2 entries with their h3 entries nested; empty when the page has none. */
+export function renderTableOfContents(headings: readonly PageHeading[]): string {
+  if (headings.length === 0) return '';
+  const groups: { heading: PageHeading; children: PageHeading[] }[] = [];
+  for (const heading of headings) {
+    const last = groups.at(-1);
+    if (heading.depth === 3 && last?.heading.depth === 2) last.children.push(heading);
+    else groups.push({ heading, children: [] });
+  }
+  const link = (heading: PageHeading): string =>
+    `<a href="#${escapeHtml(heading.id)}">${escapeHtml(heading.text)}</a>`;
+  const items = groups.map(({ heading, children }) => {
+    const nested =
+      children.length === 0
+        ? ''
+        : `\n<ol>\n${children.map((child) => `<li>${link(child)}</li>`).join('\n')}\n</ol>`;
+    return `<li>${link(heading)}${nested}</li>`;
+  });
+  return `<aside class="toc">
+<nav id="table-of-contents" aria-label="On this page">
+<h2 class="toc-title">On this page</h2>
+<ol>
+${items.join('\n')}
+</ol>
+</nav>
+</aside>`;
+}

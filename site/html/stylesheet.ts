@@ -1,0 +1,524 @@
+/**
+ * The site's one stylesheet, kept in a module so the compiled executable embeds it (no file access
+ * at run time). Served from `/assets/site.<hash8>.css` by `SITE_ASSETS`. It relies on nothing inline:
+ * the pages run under `style-src 'self'` with no `style` attributes.
+ */
+
+/** The CSS of every page: layout, typography, navigation, code and token colours, dark mode. */
+export const SITE_CSS = `/* Charter documentation site */
+
+:root {
+  color-scheme: light dark;
+  --font-body: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif;
+  --font-code: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
+  --measure: 46rem;
+  --sidebar: 16rem;
+  --toc: 14rem;
+  --radius: 6px;
+
+  --bg: #ffffff;
+  --bg-subtle: #f6f7f9;
+  --text: #1b1f24;
+  --muted: #59636e;
+  --border: #dde1e6;
+  --accent: #2f5bd3;
+  --accent-text: #ffffff;
+  --current-bg: #e8eefc;
+  --code-bg: #f5f7fa;
+  --focus: #2f5bd3;
+
+  --tok-keyword: #a3228d;
+  --tok-string: #0f7a3d;
+  --tok-number: #b25000;
+  --tok-comment: #6a737d;
+  --tok-type: #1f5fbf;
+  --tok-punctuation: #57606a;
+  --tok-property: #8a4b00;
+  --tok-variable: #b3261e;
+}
+
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0f1216;
+    --bg-subtle: #161a20;
+    --text: #e4e7eb;
+    --muted: #9aa4af;
+    --border: #2a3039;
+    --accent: #86a8ff;
+    --accent-text: #0f1216;
+    --current-bg: #1d2740;
+    --code-bg: #151a21;
+    --focus: #86a8ff;
+
+    --tok-keyword: #e38ad6;
+    --tok-string: #7fd49b;
+    --tok-number: #f0a45d;
+    --tok-comment: #8b949e;
+    --tok-type: #79b8ff;
+    --tok-punctuation: #a9b1ba;
+    --tok-property: #e7b46a;
+    --tok-variable: #ff8a80;
+  }
+}
+
+*,
+*::before,
+*::after {
+  box-sizing: border-box;
+}
+
+html {
+  -webkit-text-size-adjust: 100%;
+  text-size-adjust: 100%;
+  scroll-padding-top: 1rem;
+}
+
+@media (prefers-reduced-motion: no-preference) {
+  html {
+    scroll-behavior: smooth;
+  }
+}
+
+body {
+  margin: 0;
+  background: var(--bg);
+  color: var(--text);
+  font-family: var(--font-body);
+  font-size: 1rem;
+  line-height: 1.6;
+}
+
+a {
+  color: var(--accent);
+  text-underline-offset: 0.15em;
+}
+
+a:hover {
+  text-decoration-thickness: 2px;
+}
+
+:focus-visible {
+  outline: 2px solid var(--focus);
+  outline-offset: 2px;
+}
+
+/* Skip link: off screen until focused. */
+.skip-link {
+  position: absolute;
+  left: 1rem;
+  top: -3rem;
+  z-index: 10;
+  padding: 0.5rem 1rem;
+  border-radius: var(--radius);
+  background: var(--accent);
+  color: var(--accent-text);
+  font-weight: 600;
+}
+
+.skip-link:focus {
+  top: 1rem;
+}
+
+/* Header and footer */
+.site-header {
+  display: flex;
+  align-items: baseline;
+  gap: 1rem;
+  padding: 0.75rem 1.5rem;
+  border-bottom: 1px solid var(--border);
+}
+
+.brand {
+  color: var(--text);
+  font-size: 1.2rem;
+  font-weight: 700;
+  text-decoration: none;
+}
+
+.tagline {
+  margin: 0;
+  color: var(--muted);
+  font-size: 0.9rem;
+}
+
+.site-footer {
+  margin-top: 3rem;
+  padding: 1.5rem;
+  border-top: 1px solid var(--border);
+  color: var(--muted);
+  font-size: 0.9rem;
+}
+
+.site-footer ul {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.5rem 1.5rem;
+  margin: 0 0 0.75rem;
+  padding: 0;
+  list-style: none;
+}
+
+.site-footer p {
+  margin: 0;
+}
+
+/*
+ * Layout. Narrow screens: one column, the article first and the navigation after it (the header's
+ * "Menu" link jumps there). From 50rem: the navigation in a sidebar. From 75rem: the table of contents too.
+ */
+.page {
+  display: grid;
+  grid-template-columns: minmax(0, 1fr);
+  grid-template-areas: "main" "nav";
+  gap: 2rem;
+  max-width: 90rem;
+  margin: 0 auto;
+  padding: 1.5rem;
+}
+
+.sidebar {
+  grid-area: nav;
+}
+
+main {
+  grid-area: main;
+  min-width: 0;
+}
+
+.toc {
+  display: none;
+  grid-area: toc;
+}
+
+@media (min-width: 50rem) {
+  .page {
+    grid-template-columns: var(--sidebar) minmax(0, 1fr);
+    grid-template-areas: "nav main";
+  }
+
+  .sidebar {
+    position: sticky;
+    top: 1rem;
+    align-self: start;
+    max-height: calc(100vh - 2rem);
+    overflow-y: auto;
+  }
+}
+
+@media (min-width: 75rem) {
+  .page {
+    grid-template-columns: var(--sidebar) minmax(0, 1fr) var(--toc);
+    grid-template-areas: "nav main toc";
+  }
+
+  .toc {
+    display: block;
+    position: sticky;
+    top: 1rem;
+    align-self: start;
+    max-height: calc(100vh - 2rem);
+    overflow-y: auto;
+  }
+}
+
+/* Navigation */
+.nav-section + .nav-section {
+  margin-top: 1.25rem;
+}
+
+.nav-title,
+.toc-title {
+  margin: 0 0 0.4rem;
+  color: var(--muted);
+  font-size: 0.75rem;
+  font-weight: 600;
+  letter-spacing: 0.06em;
+  text-transform: uppercase;
+}
+
+.sidebar ul,
+.toc ol {
+  margin: 0;
+  padding: 0;
+  list-style: none;
+}
+
+.sidebar a {
+  display: block;
+  padding: 0.2rem 0.6rem;
+  border-radius: var(--radius);
+  color: var(--text);
+  font-size: 0.92rem;
+  text-decoration: none;
+}
+
+.sidebar a:hover {
+  background: var(--bg-subtle);
+}
+
+.sidebar a[aria-current="page"] {
+  background: var(--current-bg);
+  color: var(--accent);
+  font-weight: 600;
+}
+
+.menu-link {
+  margin-left: auto;
+  font-size: 0.9rem;
+}
+
+@media (min-width: 50rem) {
+  .menu-link {
+    display: none;
+  }
+}
+
+@media (max-width: 49.99rem) {
+  /* Narrow screens: the navigation is a compact block of columns after the article. */
+  .sidebar {
+    padding-top: 1rem;
+    border-top: 1px solid var(--border);
+  }
+
+  .tagline {
+    display: none;
+  }
+
+  .sidebar ul {
+    columns: 2 11rem;
+  }
+}
+
+.toc a {
+  display: block;
+  padding: 0.15rem 0;
+  color: var(--muted);
+  font-size: 0.85rem;
+  text-decoration: none;
+}
+
+.toc a:hover {
+  color: var(--accent);
+}
+
+.toc ol ol {
+  padding-left: 0.9rem;
+}
+
+/* The article */
+article {
+  max-width: var(--measure);
+}
+
+article h1,
+article h2,
+article h3,
+article h4 {
+  line-height: 1.25;
+  scroll-margin-top: 1rem;
+}
+
+article h1 {
+  margin: 0 0 1rem;
+  font-size: 2.1rem;
+}
+
+article h2 {
+  margin: 2.5rem 0 0.75rem;
+  padding-bottom: 0.3rem;
+  border-bottom: 1px solid var(--border);
+  font-size: 1.5rem;
+}
+
+article h3 {
+  margin: 2rem 0 0.5rem;
+  font-size: 1.2rem;
+}
+
+article h4 {
+  margin: 1.5rem 0 0.5rem;
+  font-size: 1rem;
+}
+
+.anchor {
+  margin-left: 0.35rem;
+  color: var(--muted);
+  font-weight: 400;
+  text-decoration: none;
+  opacity: 0;
+}
+
+h1:hover .anchor,
+h2:hover .anchor,
+h3:hover .anchor,
+h4:hover .anchor,
+h5:hover .anchor,
+h6:hover .anchor,
+.anchor:focus {
+  opacity: 1;
+}
+
+article p,
+article ul,
+article ol,
+article blockquote,
+article pre,
+.table-scroll {
+  margin: 0 0 1rem;
+}
+
+article li + li {
+  margin-top: 0.25rem;
+}
+
+article li.task {
+  list-style: none;
+}
+
+article blockquote {
+  padding: 0.25rem 1rem;
+  border-left: 4px solid var(--border);
+  color: var(--muted);
+}
+
+article hr {
+  margin: 2rem 0;
+  border: 0;
+  border-top: 1px solid var(--border);
+}
+
+article img {
+  max-width: 100%;
+  height: auto;
+}
+
+.raw-html {
+  color: var(--muted);
+  font-family: var(--font-code);
+  font-size: 0.85em;
+}
+
+/* Code */
+code,
+pre {
+  font-family: var(--font-code);
+  font-size: 0.875em;
+}
+
+:not(pre) > code {
+  padding: 0.1em 0.35em;
+  border-radius: 4px;
+  background: var(--code-bg);
+  overflow-wrap: anywhere;
+}
+
+pre.code {
+  position: relative;
+  padding: 1rem;
+  overflow-x: auto;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--code-bg);
+  line-height: 1.5;
+  tab-size: 2;
+}
+
+pre.code[data-lang]::before {
+  content: attr(data-lang);
+  position: absolute;
+  top: 0.3rem;
+  right: 0.6rem;
+  color: var(--muted);
+  font-family: var(--font-body);
+  font-size: 0.7rem;
+  text-transform: uppercase;
+}
+
+pre.code code {
+  font-size: inherit;
+}
+
+.tok-keyword { color: var(--tok-keyword); }
+.tok-string { color: var(--tok-string); }
+.tok-number { color: var(--tok-number); }
+.tok-comment { color: var(--tok-comment); font-style: italic; }
+.tok-type { color: var(--tok-type); }
+.tok-punctuation { color: var(--tok-punctuation); }
+.tok-property { color: var(--tok-property); }
+.tok-variable { color: var(--tok-variable); }
+
+/* Tables */
+.table-scroll {
+  overflow-x: auto;
+}
+
+table {
+  border-collapse: collapse;
+  font-size: 0.92rem;
+}
+
+th,
+td {
+  padding: 0.45rem 0.75rem;
+  border: 1px solid var(--border);
+  text-align: left;
+  vertical-align: top;
+}
+
+th {
+  background: var(--bg-subtle);
+}
+
+.align-center { text-align: center; }
+.align-right { text-align: right; }
+.align-left { text-align: left; }
+
+/* Previous and next */
+.pager {
+  display: flex;
+  justify-content: space-between;
+  gap: 1rem;
+  max-width: var(--measure);
+  margin-top: 3rem;
+}
+
+.pager a {
+  flex: 1 1 0;
+  padding: 0.75rem 1rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  text-decoration: none;
+}
+
+.pager a:hover {
+  border-color: var(--accent);
+}
+
+.pager .pager-next {
+  text-align: right;
+}
+
+.pager-label {
+  display: block;
+  color: var(--muted);
+  font-size: 0.8rem;
+}
+
+.pager-title {
+  font-weight: 600;
+}
+
+@media print {
+  .sidebar,
+  .toc,
+  .pager,
+  .skip-link,
+  .anchor {
+    display: none;
+  }
+
+  .page {
+    display: block;
+  }
+}
+`;

@@ -1,0 +1,169 @@
+/**
+ * The HTML pages at their canonical URLs (`/`, `/docs`, `/docs/*path`, `/errors/*path`...), each
+ * also answering Markdown at its URL plus `.md` and under `Accept: text/markdown` (site.md rule 3).
+ * Every document is rendered once, when the routes are built; a request is a lookup.
+ */
+import type { AnyRouteDefinition } from '@charter/core';
+import type { ContentSite, Page } from '../content/types.ts';
+import { PAGE_CSP, renderNotFoundDocument, renderPageDocument } from '../html/index.ts';
+import { markdownNotFoundResult, markdownRepresentations } from './markdown-set.ts';
+import { type Negotiated, negotiatePage } from './negotiate.ts';
+import { absoluteUrl, type PagesOptions, resolvePagesOptions } from './options.ts';
+import {
+  answer,
+  HTML_TYPE,
+  NOT_FOUND_CACHE_CONTROL,
+  PAGE_CACHE_CONTROL,
+  type PageResult,
+  type Representation,
+  representation,
+} from './representation.ts';
+import {
+  htmlNotFound,
+  htmlNotModified,
+  htmlOk,
+  markdownNotFoundSpec,
+  markdownOk,
+  notModified,
+} from './route-specs.ts';
+
+/** Sections whose wildcard route is registered even before the content has a page in them. */
+export const PAGE_SECTIONS: readonly string[] = ['docs', 'errors'];
+
+/** A page's two representations. */
+interface PageEntry {
+  readonly page: Page;
+  readonly html: Representation;
+  readonly markdown: Representation;
+}
+
+function htmlRepresentation(content: ContentSite, page: Page, origin: string): Representation {
+  return representation(renderPageDocument(content, page, { origin }), {
+    'content-type': HTML_TYPE,
+    'content-security-policy': PAGE_CSP,
+    vary: 'Accept',
+    'cache-control': PAGE_CACHE_CONTROL,
+    link: `<${absoluteUrl(origin, page.markdownUrl)}>; rel="alternate"; type="text/markdown"`,
+  });
+}
+
+/** `docs/jwt` to `DocsJwt`, for operationIds. */
+function pascal(path: string): string {
+  return path
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
+}
+
+/** The routes of `pageRoutes`, assets aside. */
+export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
+  const { content, origin } = resolvePagesOptions(options, 'pageRoutes');
+  const markdown = markdownRepresentations(content, origin);
+  const entries = new Map<string, PageEntry>();
+  for (const page of content.pages) {
+    entries.set(page.path, {
+      page,
+      html: htmlRepresentation(content, page, origin),
+      markdown: markdown.get(page.path)!,
+    });
+  }
+
+  const negotiated = (request: Request, entry: PageEntry, choice: Negotiated): PageResult =>
+    answer(request, choice.type === 'text/markdown' ? entry.markdown : entry.html);
+
+  // An unknown page: the HTML not-found page for a client that takes HTML, else the Markdown one
+  // (a client that accepts neither is more likely a program than a browser).
+  const notFound = (choice: Negotiated, requested: string, pagePath: string): PageResult => {
+    if (choice.type === 'text/markdown' || !choice.acceptable) {
+      return markdownNotFoundResult(content, origin, { requested, pagePath });
+    }
+    return {
+      status: 404,
+      body: renderNotFoundDocument(content, { origin, path: requested }),
+      headers: [
+        ['content-type', HTML_TYPE],
+        ['content-security-policy', PAGE_CSP],
+        ['vary', 'Accept'],
+        ['cache-control', NOT_FOUND_CACHE_CONTROL],
+      ],
+    };
+  };
+
+  const htmlResponses = {
+    200: htmlOk('The page'),
+    304: htmlNotModified(),
+    404: htmlNotFound(),
+  };
+  const markdownResponses = {
+    200: markdownOk('The page as Markdown'),
+    304: notModified(),
+    404: markdownNotFoundSpec(),
+  };
+  const routes: AnyRouteDefinition[] = [];
+
+  // Top-level pages and section roots have a fixed URL each: `/`, `/docs`, and `/index.md`, `/docs.md`.
+  for (const entry of entries.values()) {
+    const page = entry.page;
+    if (page.path.includes('/')) continue;
+    const name = pascal(page.path);
+    routes.push(
+      {
+        method: 'GET',
+        path: page.url,
+        operationId: `get${name}Page`,
+        summary: `${page.title} (HTML, or Markdown by Accept)`,
+        tags: ['pages'],
+        responses: htmlResponses,
+        openapi: { exclude: true },
+        handler: (ctx) => negotiated(ctx.request, entry, negotiatePage(ctx.request.headers.get('accept'))),
+      },
+      {
+        method: 'GET',
+        path: page.markdownUrl,
+        operationId: `get${name}PageMarkdown`,
+        summary: `${page.title} as Markdown`,
+        tags: ['markdown'],
+        responses: markdownResponses,
+        openapi: { exclude: true },
+        handler: (ctx) => answer(ctx.request, entry.markdown),
+      },
+    );
+  }
+
+  // Pages inside a section share one wildcard route: `/docs/jwt` and `/docs/jwt.md`. The wildcard
+  // value is only a key of `entries`, never a file name, so `..` and friends lead nowhere.
+  const sections = new Set(PAGE_SECTIONS);
+  for (const page of content.pages) {
+    const slash = page.path.indexOf('/');
+    if (slash > 0) sections.add(page.path.slice(0, slash));
+  }
+  for (const section of sections) {
+    routes.push({
+      method: 'GET',
+      path: `/${section}/*path`,
+      operationId: `get${pascal(section)}SectionPage`,
+      summary: `A page of the ${section} section (HTML, or Markdown by Accept or with .md)`,
+      tags: ['pages', 'markdown'],
+      responses: htmlResponses,
+      openapi: { exclude: true },
+      handler: (ctx) => {
+        const rest = ctx.params.path as string;
+        const requested = `/${section}/${rest}`;
+        if (rest.endsWith('.md')) {
+          const pagePath = `${section}/${rest.slice(0, -'.md'.length)}`;
+          const entry = entries.get(pagePath);
+          if (entry !== undefined) return answer(ctx.request, entry.markdown);
+          return markdownNotFoundResult(content, origin, { requested, pagePath });
+        }
+        const pagePath = `${section}/${rest}`;
+        const choice = negotiatePage(ctx.request.headers.get('accept'));
+        const entry = entries.get(pagePath);
+        return entry === undefined
+          ? notFound(choice, requested, pagePath)
+          : negotiated(ctx.request, entry, choice);
+      },
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,94 @@
+/**
+ * Representations rendered once, when the routes are built, and answered per request with a
+ * lookup: strong entity tags (RFC 9110 §8.8.3) and `If-None-Match` (RFC 9110 §13.1.2) answered 304
+ * (RFC 9110 §15.4.5).
+ */
+import { createHash } from 'node:crypto';
+import { ifNoneMatchMatches } from '@charter/core';
+
+/**
+ * Pages and Markdown: fresh for five minutes, so a deploy shows within that bound; then a cache
+ * may keep serving the stale copy for up to a day while it revalidates in the background
+ * (RFC 5861 §3), which the strong ETag makes a cheap 304. `public`: nothing here is personal.
+ */
+export const PAGE_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
+
+/**
+ * Not-found answers: a cache may store them but must ask again each time (RFC 9111 §5.2.2.4), so a
+ * page published after the miss shows at once.
+ */
+export const NOT_FOUND_CACHE_CONTROL = 'no-cache';
+
+/** Content-hashed asset names never change meaning: cache for a year, never revalidate (RFC 8246). */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/** One response body rendered ahead of time, with its entity tag and the headers it is sent with. */
+export interface Representation {
+  readonly body: Uint8Array;
+  /** Strong entity tag of `body`. */
+  readonly etag: string;
+  /** Every header of the 200 answer, `etag` included (frozen; typed mutable only to be a HeadersInit). */
+  readonly headers: [string, string][];
+  /** The same minus the representation metadata a 304 must not carry (RFC 9110 §15.4.5). */
+  readonly notModifiedHeaders: [string, string][];
+}
+
+/** What a page handler returns: the pipeline turns it into the Response (HEAD drops the body). */
+export interface PageResult {
+  readonly status: 200 | 304 | 404;
+  readonly body?: Uint8Array | string;
+  readonly headers: [string, string][];
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The strong entity tag of some bytes: the first 128 bits of their SHA-256, base64url, quoted
+ * (RFC 9110 §8.8.3 etagc characters only); the same form as the framework's `entityTagOf`.
+ */
+export function strongEntityTag(body: Uint8Array): string {
+  const digest = createHash('sha256').update(body).digest();
+  return `"${digest.subarray(0, 16).toString('base64url')}"`;
+}
+
+// RFC 9110 §15.4.5: a 304 carries what a 200 would (ETag, Cache-Control, Vary, Link...) except
+// the metadata that describes the omitted content.
+const NOT_ON_304: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-language']);
+
+/** Renders a body once: its bytes, its strong ETag and the header list of the 200 answer. */
+export function representation(body: string | Uint8Array, headers: Record<string, string>): Representation {
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const etag = strongEntityTag(bytes);
+  const all: [string, string][] = Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]);
+  all.push(['etag', etag]);
+  const notModified = all.filter(([name]) => !NOT_ON_304.has(name));
+  return Object.freeze({
+    body: bytes,
+    etag,
+    headers: freezePairs(all),
+    notModifiedHeaders: freezePairs(notModified),
+  });
+}
+
+/** Freezes a header list and its pairs; every request shares it, so nobody may change it. */
+export function freezePairs(pairs: [string, string][]): [string, string][] {
+  for (const pair of pairs) Object.freeze(pair);
+  return Object.freeze(pairs) as [string, string][];
+}
+
+/**
+ * The answer for a rendered representation: 304 without content when `If-None-Match` matches its
+ * tag (weak comparison, `*` and lists, RFC 9110 §13.1.2), else 200 with the bytes. A GET route
+ * also answers HEAD, where the condition applies the same way (RFC 9110 §13.1.2).
+ */
+export function answer(request: Request, rep: Representation): PageResult {
+  const condition = request.headers.get('if-none-match');
+  if (condition !== null && ifNoneMatchMatches(condition, rep.etag)) {
+    return { status: 304, headers: rep.notModifiedHeaders };
+  }
+  return { status: 200, body: rep.body, headers: rep.headers };
+}

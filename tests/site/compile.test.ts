@@ -1,0 +1,122 @@
+/**
+ * `bun run site:compile` builds one executable with the content embedded. The test builds it,
+ * starts it from an empty directory elsewhere (so nothing can be read from the checkout), and
+ * fetches a page, a Markdown page, `/llms.txt` and `/mcp` from it; then stops it with SIGTERM and
+ * expects a clean exit.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dir, '..', '..');
+
+let dir: string;
+let binary: string;
+let child: ReturnType<typeof Bun.spawn> | undefined;
+let origin: string;
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(null) });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+/** Reads the child's stdout until a line contains `needle`, or fails after `ms`. */
+async function waitForLine(stream: ReadableStream<Uint8Array>, needle: string, ms: number): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  const deadline = Date.now() + ms;
+  try {
+    while (Date.now() < deadline) {
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), deadline - Date.now())),
+      ]);
+      if (chunk === undefined || chunk.done) break;
+      seen += decoder.decode(chunk.value, { stream: true });
+      const line = seen.split('\n').find((l) => l.includes(needle));
+      if (line !== undefined) return line;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  throw new Error(`the site did not log "${needle}" within ${ms} ms; it printed:\n${seen}`);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'charter-site-bin-'));
+  binary = join(dir, 'charter-site');
+  const build = Bun.spawnSync([process.execPath, 'run', 'scripts/site-compile.ts', binary], { cwd: ROOT });
+  if (build.exitCode !== 0) throw new Error(`site:compile failed:\n${build.stderr.toString()}`);
+  const port = freePort();
+  origin = `http://127.0.0.1:${port}`;
+  const runDir = mkdtempSync(join(tmpdir(), 'charter-site-run-'));
+  child = Bun.spawn([binary], {
+    cwd: runDir,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), SITE_ORIGIN: origin, HOST: '127.0.0.1' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  await waitForLine(child.stdout as ReadableStream<Uint8Array>, 'listening', 20_000);
+}, 120_000);
+
+afterAll(() => {
+  child?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the compiled site', () => {
+  test('is one executable file', () => {
+    const stat = statSync(binary);
+    expect(stat.isFile()).toBe(true);
+    expect(stat.mode & 0o111).not.toBe(0);
+  });
+
+  test('serves an HTML page from the embedded content', async () => {
+    const res = await fetch(`${origin}/docs/routes-and-hooks`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    expect(html).toContain('<link rel="alternate" type="text/markdown"');
+    const css = html.match(/href="(\/assets\/site\.[0-9a-f]+\.css)"/)?.[1];
+    expect(css).toBeDefined();
+    const style = await fetch(origin + css);
+    expect(style.status).toBe(200);
+    expect(style.headers.get('content-type')).toContain('text/css');
+  });
+
+  test('serves a Markdown page and /llms.txt', async () => {
+    const md = await fetch(`${origin}/md/docs/routes-and-hooks`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await md.text()).toStartWith('# ');
+    const llms = await fetch(`${origin}/llms.txt`);
+    expect(llms.status).toBe(200);
+    const text = await llms.text();
+    expect(text).toStartWith('# Charter');
+    expect(text).toContain(`${origin}/docs/routes-and-hooks.md`);
+  });
+
+  test('serves the docs tool server at /mcp', async () => {
+    const res = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { tools: { name: string }[] } };
+    expect(body.result.tools.map((t) => t.name).sort()).toEqual(['get_doc', 'list_docs', 'search_docs']);
+  });
+
+  test('stops gracefully on SIGTERM', async () => {
+    child?.kill('SIGTERM');
+    expect(await child?.exited).toBe(0);
+  });
+});
