@@ -1,33 +1,25 @@
 /**
- * The site's documentation tool server (`site/mcp`) driven by the official TypeScript MCP clients
- * over real loopback HTTP (the Bun adapter): the v1 `@modelcontextprotocol/sdk` client (legacy era,
- * 2025-11-25 after `initialize`) and the v2 `@modelcontextprotocol/client` client, pinned to
- * 2026-07-28 and in `auto` mode (modern era). Each lists the three tools and calls each of them,
- * without credentials and with `Authorization: Bearer good`; a bad token fails with 401. The App
- * carries the routes behind a hook that mimics the site's optional bearer check. The content is the
- * real `content/` when it builds, else the small corpus of `site/mcp/test-corpus.ts`.
+ * The site's documentation tool server driven by the official TypeScript MCP clients against the
+ * real site (`createSite`, the Bun adapter, a loopback port): the v1 `@modelcontextprotocol/sdk`
+ * client (legacy era, 2025-11-25 after `initialize`) and the v2 `@modelcontextprotocol/client`
+ * client, pinned to 2026-07-28 and in `auto` mode (modern era). Each lists the three tools and calls
+ * each of them, without credentials and with a real access token that `oauth4webapi` obtained from
+ * the site's own token endpoint (client credentials, RFC 8707 `resource` = the tool server); a
+ * forged token fails with 401 naming the RFC 9728 metadata.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { join } from 'node:path';
 import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2Transport,
 } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { App } from '@charter/app';
-import { type BunServer, serve } from '@charter/bun';
-import { type AnyContext, type Hooks, unauthorized, withHookTraits } from '@charter/core';
-import { buildContent } from '../../site/content/build.ts';
-import { readContentDir } from '../../site/content/read-dir.ts';
+import * as oauth from 'oauth4webapi';
 import type { ContentSite } from '../../site/content/types.ts';
-import { type DocsMcpServer, docsMcpServer } from '../../site/mcp/server.ts';
-import { corpusSite } from '../../site/mcp/test-corpus.ts';
+import { createSearchIndex, type SearchIndex } from '../../site/mcp/search.ts';
+import { realContent, type RunningSite, startSite } from './support.ts';
 
 const TEST_TIMEOUT_MS = 5_000;
-const ORIGIN = 'http://localhost:3000';
-const RESOURCE_METADATA = `${ORIGIN}/.well-known/oauth-protected-resource/mcp`;
-const CONTENT_DIR = join(import.meta.dir, '..', '..', 'content');
 
 type Json = Record<string, unknown>;
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -86,42 +78,14 @@ const SETUPS: readonly ClientSetup[] = [
   ),
 ];
 
-/** Mimics the site's optional bearer check: none passes, `good` has docs:read, others are 401. */
-function mimicAuth(): Hooks {
-  return withHookTraits(
-    {
-      preBody(ctx: AnyContext) {
-        const header = ctx.request.headers.get('authorization');
-        if (header === null) return;
-        if (header === 'Bearer good') {
-          ctx.state.user = { sub: 'agent', scopes: ['docs:read'], claims: {} };
-          return;
-        }
-        throw unauthorized({
-          realm: 'charter-docs',
-          error: 'invalid_token',
-          description: 'The access token is not valid',
-          params: { resource_metadata: RESOURCE_METADATA },
-        });
-      },
-    },
-    { authenticates: true },
-  );
-}
+/** Which credentials a client sends: none, the token from the site's token endpoint, or a forged one. */
+type Credentials = 'none' | 'token' | 'forged';
 
-/** The real content when it builds; the test corpus while `content/` is still being written. */
-async function loadContent(): Promise<ContentSite> {
-  try {
-    return buildContent(await readContentDir(CONTENT_DIR));
-  } catch {
-    return corpusSite();
-  }
-}
-
-/** A fetch that adds `authorization` (when given) and records every exchange. */
-function clientFetch(wire: Exchange[], authorization?: string): FetchLike {
+/** A fetch that adds the credentials and records every exchange. */
+function clientFetch(wire: Exchange[], credentials: Credentials): FetchLike {
   return async (url, init) => {
     const headers = new Headers(init?.headers);
+    const authorization = authorizationFor(credentials);
     if (authorization !== undefined) headers.set('authorization', authorization);
     const response = await fetch(url, { ...init, headers });
     wire.push({
@@ -150,32 +114,58 @@ function textOf(result: Json): string {
 }
 
 let content: ContentSite;
-let mcp: DocsMcpServer;
-let server: BunServer;
+let index: SearchIndex;
+let site: RunningSite;
 let url: URL;
+let accessToken: string;
+let authorizationServer: oauth.AuthorizationServer;
+
+function authorizationFor(credentials: Credentials): string | undefined {
+  if (credentials === 'none') return undefined;
+  return credentials === 'token' ? `Bearer ${accessToken}` : 'Bearer forged.token.value';
+}
 
 beforeAll(async () => {
-  content = await loadContent();
-  mcp = docsMcpServer({ content, origin: ORIGIN, auth: mimicAuth() });
-  const app = new App({ logger: false });
-  app.registerRoutes(mcp.routes);
-  server = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
-  url = new URL(`${server.url}/mcp`);
+  content = await realContent();
+  index = createSearchIndex(content.pages);
+  // Many clients, one address: a quota this suite cannot exhaust (the limit has its own tests).
+  site = await startSite({ rateLimit: { max: 10_000, windowMs: 60_000 } });
+  url = new URL(`${site.origin}/mcp`);
+  const issuer = new URL(site.origin);
+  const insecure = { [oauth.allowInsecureRequests]: true };
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
+  const client = { client_id: 'mcp-clients-test' };
+  const grant = await oauth.processClientCredentialsResponse(
+    as,
+    client,
+    await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      new URLSearchParams({ scope: 'docs:read', resource: `${site.origin}/mcp` }),
+      insecure,
+    ),
+  );
+  accessToken = grant.access_token;
+  authorizationServer = as;
 });
 
 afterAll(async () => {
-  await server?.close(1_000);
+  await site?.stop();
 });
 
 for (const setup of SETUPS) {
-  for (const authorization of [undefined, 'Bearer good']) {
-    describe(`${setup.name}, ${authorization === undefined ? 'without credentials' : 'with Authorization: Bearer good'}`, () => {
+  for (const credentials of ['none', 'token'] as const) {
+    describe(`${setup.name}, ${credentials === 'none' ? 'without credentials' : 'with a token from /oauth/token'}`, () => {
       const wire: Exchange[] = [];
       let client: CommonClient;
       let protocolVersion: string | undefined;
 
       beforeAll(async () => {
-        ({ client, protocolVersion } = await setup.connect(url, clientFetch(wire, authorization)));
+        ({ client, protocolVersion } = await setup.connect(url, clientFetch(wire, credentials)));
       });
 
       afterAll(async () => {
@@ -189,7 +179,7 @@ for (const setup of SETUPS) {
           const posts = wire.filter((exchange) => exchange.method === 'POST');
           expect(posts.length).toBeGreaterThan(0);
           for (const exchange of posts) {
-            expect(exchange.headers.get('authorization')).toBe(authorization ?? null);
+            expect(exchange.headers.get('authorization')).toBe(authorizationFor(credentials) ?? null);
             expect([200, 202]).toContain(exchange.status);
           }
         },
@@ -229,11 +219,11 @@ for (const setup of SETUPS) {
         async () => {
           const result = await client.callTool({ name: 'search_docs', arguments: { query: 'tool server' } });
           const structured = result.structuredContent as { results: Json[] };
-          const expected = mcp.index.search('tool server', { limit: 5 }).results.map((r) => r.path);
+          const expected = index.search('tool server', { limit: 5 }).results.map((r) => r.path);
           expect(structured.results.map((r) => r.path)).toEqual(expected);
           expect(expected).toContain('docs/tool-server');
           for (const found of structured.results) {
-            expect(String(found.url)).toStartWith(`${ORIGIN}/`);
+            expect(String(found.url)).toStartWith(`${site.origin}/`);
             expect(String(found.snippet)).toContain('**');
           }
         },
@@ -276,14 +266,61 @@ for (const setup of SETUPS) {
     `${setup.name}: a bad token fails to connect with 401 naming resource_metadata`,
     async () => {
       const wire: Exchange[] = [];
-      await rejectionOf(setup.connect(url, clientFetch(wire, 'Bearer forged')));
+      await rejectionOf(setup.connect(url, clientFetch(wire, 'forged')));
       const [first] = wire;
       expect(first?.method).toBe('POST');
       expect(first?.status).toBe(401);
-      expect(first?.responseHeaders.get('www-authenticate')).toContain(
-        `resource_metadata="${RESOURCE_METADATA}"`,
+      const challenge = first?.responseHeaders.get('www-authenticate') ?? '';
+      expect(challenge).toContain('error="invalid_token"');
+      expect(challenge).toContain(
+        `resource_metadata="${site.origin}/.well-known/oauth-protected-resource/mcp"`,
       );
     },
     TEST_TIMEOUT_MS,
   );
 }
+
+describe('the token the clients used', () => {
+  test('introspects as active with scope docs:read and the tool server as its audience (RFC 7662, RFC 8707)', async () => {
+    const client = { client_id: 'mcp-clients-test' };
+    const response = await oauth.introspectionRequest(
+      authorizationServer,
+      client,
+      oauth.None(),
+      accessToken,
+      {
+        [oauth.allowInsecureRequests]: true,
+      },
+    );
+    const claims = await oauth.processIntrospectionResponse(authorizationServer, client, response);
+    expect(claims.active).toBe(true);
+    expect(claims.scope).toBe('docs:read');
+    expect(claims.client_id).toBe('mcp-clients-test');
+    expect(claims.aud).toEqual(`${site.origin}/mcp`);
+  });
+
+  test('a token minted for another resource of the site is refused at /mcp with 401 invalid_token', async () => {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', resource: `${site.origin}/api/v1` });
+    const minted = await fetch(`${site.origin}/oauth/token`, { method: 'POST', body: form });
+    expect(minted.status).toBe(200);
+    const { access_token } = (await minted.json()) as { access_token: string };
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    const problem = (await refused.json()) as Record<string, unknown>;
+    expect(problem.code).toBe('invalid_token');
+    // The same token is good where it was minted for.
+    const index = await fetch(`${site.origin}/api/v1`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(index.status).toBe(200);
+  });
+});
