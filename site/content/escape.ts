@@ -3,26 +3,10 @@
  * "Attributes"). Everything the site puts in a document goes through one of these.
  */
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import { escapeHtml } from '@charter/core';
 
 /** Escapes `& < > " '` so the text is inert in element content and in quoted attribute values. */
-export function escapeHtml(text: string): string {
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const replacement = HTML_ESCAPES[text.charAt(i)];
-    if (replacement === undefined) continue;
-    out += text.slice(last, i) + replacement;
-    last = i + 1;
-  }
-  return last === 0 ? text : out + text.slice(last);
-}
+export { escapeHtml };
 
 /**
  * Like `escapeHtml`, but keeps character references that are already well formed (`&copy;`, `&#65;`,
@@ -32,15 +16,16 @@ export function escapeHtml(text: string): string {
 export function escapeHtmlKeepingReferences(text: string): string {
   let out = '';
   let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i);
-    if (char === '&' && referenceLength(text, i) > 0) continue;
-    const replacement = HTML_ESCAPES[char];
-    if (replacement === undefined) continue;
-    out += text.slice(last, i) + replacement;
-    last = i + 1;
+  let i = text.indexOf('&');
+  while (i !== -1) {
+    const length = referenceLength(text, i);
+    if (length > 0) {
+      out += escapeHtml(text.slice(last, i)) + text.slice(i, i + length);
+      last = i + length;
+    }
+    i = text.indexOf('&', Math.max(i + 1, last));
   }
-  return last === 0 ? text : out + text.slice(last);
+  return last === 0 ? escapeHtml(text) : out + escapeHtml(text.slice(last));
 }
 
 /** The few named references the plain-text extraction decodes; others stay as written. */
@@ -102,9 +87,14 @@ export function unescapeHtml(html: string): string {
   return out;
 }
 
-const UNESCAPES: readonly (readonly [string, string])[] = Object.entries(HTML_ESCAPES).map(
-  ([char, reference]) => [reference, char] as const,
-);
+/** The references `escapeHtml` emits, and the characters they stand for. */
+const UNESCAPES: readonly (readonly [string, string])[] = [
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&quot;', '"'],
+  ['&#39;', "'"],
+];
 
 /** Length of a well-formed character reference starting at `text[start] === '&'`, or 0. */
 function referenceLength(text: string, start: number): number {

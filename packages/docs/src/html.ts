@@ -16,20 +16,8 @@ export type JsonValue =
 /** A JSON object: the configuration bag a docs UI receives. */
 export type JsonObject = { [key: string]: JsonValue };
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for an HTML text node or a quoted attribute value (`& < > " '`). */
-export function escapeHtml(text: string): string {
-  let out = '';
-  for (const char of text) out += HTML_ESCAPES[char] ?? char;
-  return out;
-}
+/** Escapes text for an HTML text node or a quoted attribute value (the core's, re-exported for the renderers). */
+export { escapeHtml } from '@charter/core';
 
 /**
  * `JSON.stringify(value)` made safe to place inside a `<script>` element: `<`, `>` and `&` become

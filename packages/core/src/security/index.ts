@@ -21,6 +21,7 @@ export {
   serializeCookie,
 } from './cookies.ts';
 export { assertSafeRelativePath, sanitizeFilename } from './filenames.ts';
+export { escapeHtml } from './html-escape.ts';
 export {
   assertNoDuplicateSingletonHeaders,
   assertNoReservedInternalHeaders,
