@@ -130,5 +130,6 @@ export async function withProblemCode(response: Response): Promise<Response> {
 
 /** The app-wide hook that completes problem documents (register it first, so it runs last in onSend). */
 export function problemCodes(): Hooks {
-  return { onSend: (response) => withProblemCode(response) };
+  // Synchronous for every other response: the normal path makes no promise here.
+  return { onSend: (response) => (isProblem(response) ? withProblemCode(response) : undefined) };
 }

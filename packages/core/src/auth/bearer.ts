@@ -107,17 +107,20 @@ export function bearer(options: BearerOptions): Hooks {
     unauthorized({ realm, error: 'invalid_token', description, params });
   return withHookTraits(
     {
-      async preBody(ctx: PreBodyContext): Promise<void> {
+      preBody(ctx: PreBodyContext): Promise<void> | undefined {
         const credentials = parseBearerAuthorization(ownValue(ctx.headers, 'authorization'));
-        if (credentials.kind === 'missing' && optional) return;
+        // An anonymous request on an optional resource passes without making a promise.
+        if (credentials.kind === 'missing' && optional) return undefined;
         if (credentials.kind === 'malformed') throw malformedBearer(realm, credentials.reason, params);
         if (credentials.kind !== 'token') throw unauthorized({ realm, params });
         const token = credentials.token;
         if (token.length > maxTokenLength) throw invalidToken('The access token is too long.');
-        const user = await runVerify('bearer', () => verify(token, ctx));
-        if (user === undefined) throw invalidToken('The access token is invalid or expired.');
-        ctx.state.auth = Object.freeze({ scheme: 'bearer', credentials: token });
-        ctx.state.user = user;
+        return (async () => {
+          const user = await runVerify('bearer', () => verify(token, ctx));
+          if (user === undefined) throw invalidToken('The access token is invalid or expired.');
+          ctx.state.auth = Object.freeze({ scheme: 'bearer', credentials: token });
+          ctx.state.user = user;
+        })();
       },
     },
     optional ? { authenticatesOptionally: true } : { authenticates: true },
