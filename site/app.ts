@@ -16,17 +16,20 @@ import {
   rateLimit,
 } from '@charter/core';
 import { type } from 'arktype';
-import { API_VERSION_HEADER, lifecycle } from './api/lifecycle.ts';
+import { API_MAJOR, API_VERSION_HEADER, lifecycle } from './api/lifecycle.ts';
 import { apiRoutes, type IndexedEndpoint } from './api/routes.ts';
+import { ApiMajorHeader, HeaderInteger, HeaderText } from './api/header-schemas.ts';
 import { apiVersionEcho } from './api/version.ts';
 import type { ContentSite } from './content/types.ts';
 import { apiCatalogRoute } from './discovery/api-catalog.ts';
+import { FAVICON_URL } from './html/index.ts';
 import { openapiRoute } from './discovery/openapi.ts';
 import { docsMcpServer } from './mcp/server.ts';
 import { serverCardRoute } from './mcp/server-card.ts';
 import { optionalBearer } from './oauth/bearer.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { createTokenService } from './oauth/tokens.ts';
+import { deprecationHeaders } from './pages/docs-md.ts';
 import { markdownRoutes, pageRoutes } from './pages/index.ts';
 import { problemCodes } from './problems.ts';
 import { requestLog } from './request-log.ts';
@@ -98,10 +101,12 @@ function policyOf(route: AnyRouteDefinition): RoutePolicy {
   const known = POLICIES[route.path];
   if (known !== undefined) return known;
   if (route.path.startsWith('/assets/')) return { limited: false, api: false };
-  return { limited: true, api: false };
+  // Pages answer their Markdown form too (`.md`, Accept): a token sent there is checked as on /md.
+  return { limited: true, api: false, resource: 'md' };
 }
 
-const integer = type('string');
+const text = HeaderText;
+const integer = HeaderInteger;
 
 /** Response headers a cross-origin script may read on the public documents. */
 const EXPOSED_HEADERS = [
@@ -118,13 +123,13 @@ const EXPOSED_HEADERS = [
   'ETag',
 ] as const;
 
-function rateLimitHeaders(): Record<string, { description: string; schema: typeof integer }> {
+function rateLimitHeaders(): Record<string, { description: string; schema: typeof text | typeof integer }> {
   return {
     RateLimit: {
       description: 'Remaining quota: `"default";r=<remaining>;t=<seconds to reset>` (RFC 9651 list)',
-      schema: integer,
+      schema: text,
     },
-    'RateLimit-Policy': { description: 'The quota: `"default";q=120;w=60`', schema: integer },
+    'RateLimit-Policy': { description: 'The quota: `"default";q=120;w=60`', schema: text },
     'RateLimit-Limit': { description: 'Requests allowed per window (integer)', schema: integer },
     'RateLimit-Remaining': { description: 'Requests left in the window (integer)', schema: integer },
     'RateLimit-Reset': { description: 'Seconds until the window resets (integer)', schema: integer },
@@ -147,6 +152,7 @@ function withPolicy(
   if (policy.api) before.push(hooks.apiVersion);
   if (policy.limited) before.push(hooks.limit);
   if (takesToken(route, policy)) before.push(hooks.bearer(policy.resource ?? ''));
+  if (route.path === '/docs-md' || route.path === '/docs-md/*path') before.push(hooks.deprecated);
   // Read-only documents are public: a script on any origin may read them (no credentials).
   if (policy.api && route.method === 'GET') before.push(hooks.readableAnywhere);
   const own = route.hooks === undefined ? [] : Array.isArray(route.hooks) ? route.hooks : [route.hooks];
@@ -154,7 +160,7 @@ function withPolicy(
   for (const [status, spec] of Object.entries(route.responses)) {
     const headers: Record<string, unknown> = { ...(spec as { headers?: object }).headers };
     if (policy.api) {
-      headers[API_VERSION_HEADER] = { description: 'The API major: always `1`', schema: type("'1'") };
+      headers[API_VERSION_HEADER] = { description: 'The API major: always `1`', schema: ApiMajorHeader };
     }
     if (policy.limited) Object.assign(headers, rateLimitHeaders());
     responses[Number(status)] = { ...(spec as object), headers };
@@ -166,7 +172,7 @@ function withPolicy(
         ...rateLimitHeaders(),
         'Retry-After': { description: 'Seconds to wait (integer)', schema: integer },
         ...(policy.api && {
-          [API_VERSION_HEADER]: { description: 'The API major: always `1`', schema: type("'1'") },
+          [API_VERSION_HEADER]: { description: 'The API major: always `1`', schema: ApiMajorHeader },
         }),
       },
     };
@@ -177,7 +183,7 @@ function withPolicy(
     responses[401] ??= {
       description:
         'A bearer token was sent but is invalid or expired (`WWW-Authenticate` names the metadata)',
-      headers: { 'WWW-Authenticate': { description: 'RFC 6750 / RFC 9728 challenge', schema: integer } },
+      headers: { 'WWW-Authenticate': { description: 'RFC 6750 / RFC 9728 challenge', schema: text } },
     };
   }
   return {
@@ -191,9 +197,44 @@ function withPolicy(
 
 interface SiteHooks {
   readonly apiVersion: Hooks;
+  /** Deprecation and Link on every answer of the deprecated surface, refusals included (site.md rule 4). */
+  readonly deprecated: Hooks;
   readonly readableAnywhere: Hooks;
   readonly limit: Hooks;
   bearer(resource: string): Hooks;
+}
+
+/**
+ * `API-Version` on answers under `/api` that no route produced (405 for another method, 404 for an
+ * unknown path): the route hooks echo it on everything else.
+ */
+function apiPathVersion(): Hooks {
+  return {
+    onSend(response, ctx, request) {
+      if (ctx !== undefined || response.headers.has(API_VERSION_HEADER)) return;
+      const path = new URL(request.url).pathname;
+      if (path === '/api' || path.startsWith('/api/')) response.headers.set(API_VERSION_HEADER, API_MAJOR);
+    },
+  };
+}
+
+/** Adds the `/docs-md` deprecation fields to a response that lacks them (401, 429 and the like). */
+function deprecationSignals(origin: string): Hooks {
+  return {
+    onSend(response, _ctx, request) {
+      if (response.headers.has('deprecation')) return;
+      const path = new URL(request.url).pathname.replace(/^\/docs-md\/?/, '');
+      let decoded = path;
+      try {
+        decoded = decodeURIComponent(path);
+      } catch {
+        // Shown as sent.
+      }
+      const fields = deprecationHeaders(origin, decoded);
+      response.headers.set('deprecation', fields.deprecation);
+      response.headers.append('link', fields.link);
+    },
+  };
 }
 
 /** The site's App, every route registered. */
@@ -217,13 +258,14 @@ export function createSite(options: SiteOptions): App {
     // Problem documents gain `code` and `hint` on their way out, whoever produced them; unmatched
     // paths answer in HTML or Markdown when the client prefers it. Constructor hooks see unmatched
     // requests too.
-    hooks: [problemCodes(), notFoundFallback({ content, origin })],
+    hooks: [problemCodes(), notFoundFallback({ content, origin }), apiPathVersion()],
   });
   app.use(requestLog(app.logger));
   const tokens = createTokenService({ origin, key: options.tokenKey, now: options.now });
   const bearers = new Map<string, Hooks>();
   const siteHooks: SiteHooks = {
     apiVersion: apiVersionEcho(),
+    deprecated: deprecationSignals(origin),
     readableAnywhere: cors({
       origin: '*',
       methods: ['GET', 'HEAD'],
@@ -259,7 +301,7 @@ export function createSite(options: SiteOptions): App {
     }),
     openapiRoute({ app, origin, lifecycle: policy, version: SITE_VERSION }),
     apiCatalogRoute(origin),
-    serverCardRoute({ origin, handler: mcp.handler, tools: mcp.tools }),
+    serverCardRoute({ origin, handler: mcp.handler, tools: mcp.tools, iconUrl: origin + FAVICON_URL }),
     ...oauthRoutes({ origin, tokens }),
     ...mcp.routes,
   ];

@@ -1,13 +1,14 @@
 /**
- * Paths no route matches get the 404 their client can read: a browser (Accept lists `text/html`)
- * the site's HTML not-found page, an agent asking for Markdown (a `.md` path, or `text/markdown`
- * preferred) the Markdown one with recovery links (site.md Errors rule 3), and everyone else the
- * problem document. Matched routes answer their own 404s.
+ * Paths no route matches get the 404 their client can read: a browser (its Accept names
+ * `text/html`) the site's HTML not-found page, an agent asking for Markdown (a `.md` path, or
+ * `text/markdown` preferred) the Markdown one with recovery links (site.md Errors rule 3), and
+ * everyone else, and every path of the machine surfaces (`/api`, `/.well-known`, `/oauth`, `/mcp`),
+ * the problem document. Matched routes answer their own 404s.
  */
 import { type Hooks, isHttpError } from '@charter/core';
 import type { ContentSite } from './content/types.ts';
 import { PAGE_CSP, renderNotFoundDocument } from './html/index.ts';
-import { negotiatePage, parseAccept, qualityOf } from './pages/negotiate.ts';
+import { negotiatePage, parseAccept } from './pages/negotiate.ts';
 import { markdownNotFound } from './pages/not-found.ts';
 
 /** Options of `notFoundFallback`. */
@@ -17,6 +18,21 @@ export interface NotFoundFallbackOptions {
 }
 
 const MAX_PATH = 256;
+
+/** The machine surfaces: their 404s are always problem documents (site.md Errors rule 1). */
+const MACHINE_PREFIXES = ['/api', '/.well-known', '/oauth', '/mcp'];
+
+function isMachinePath(path: string): boolean {
+  if (path.startsWith('/openapi.')) return true;
+  return MACHINE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** True when the client names `text/html` itself (a browser), not merely through a wildcard range. */
+function namesHtml(accept: string): boolean {
+  return parseAccept(accept).some(
+    (range) => range.type === 'text' && range.subtype === 'html' && range.q > 0,
+  );
+}
 
 function decodedPath(request: Request): string {
   let path = new URL(request.url).pathname.slice(0, MAX_PATH * 3);
@@ -36,6 +52,7 @@ export function notFoundFallback(options: NotFoundFallbackOptions): Hooks {
       if (ctx !== undefined || !isHttpError(error) || error.status !== 404) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       const path = decodedPath(request);
+      if (isMachinePath(path)) return;
       const accept = request.headers.get('accept');
       const wantsMarkdown =
         path.endsWith('.md') || (accept !== null && negotiatePage(accept).type === 'text/markdown');
@@ -48,7 +65,7 @@ export function notFoundFallback(options: NotFoundFallbackOptions): Hooks {
           headers: { ...headers, 'content-type': 'text/markdown; charset=utf-8' },
         });
       }
-      if (accept !== null && qualityOf(parseAccept(accept), 'text/html') > 0) {
+      if (accept !== null && namesHtml(accept)) {
         const body = renderNotFoundDocument(content, { origin, path });
         return new Response(request.method === 'HEAD' ? null : body, {
           status: 404,

@@ -7,6 +7,18 @@
  * Only problem responses are touched, so the normal path pays one header lookup.
  */
 import type { Hooks } from '@charter/core';
+import { type } from 'arktype';
+
+/** An RFC 9457 problem with the site's members: what every problem response of the site carries. */
+export const SiteProblem = type({
+  type: 'string',
+  title: 'string',
+  status: 'number.integer',
+  'detail?': 'string',
+  'instance?': 'string',
+  code: type('string').describe('Machine-readable error code (snake_case)'),
+  hint: type('string').describe('How to recover, in one sentence'),
+});
 
 /** A site problem code and its recovery hint. */
 export interface ProblemCode {

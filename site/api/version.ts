@@ -7,7 +7,7 @@
 import { BadRequestError, type Hooks } from '@charter/core';
 import { API_MAJOR, API_PATH, API_VERSION_HEADER, POLICY_PAGE } from './lifecycle.ts';
 
-/** The values that pin major 1, compared after trimming, case-insensitively (`V1` is `v1`). */
+/** The values that pin major 1 (site.md), exactly as listed; surrounding white space is ignored. */
 export const ACCEPTED_API_VERSIONS: readonly string[] = ['1', 'v1', '1.0', '1.0.0'];
 
 const ACCEPTED = new Set(ACCEPTED_API_VERSIONS);
@@ -16,7 +16,7 @@ const MAX_ECHO = 64;
 /** True when the header value (null: absent) pins the current major. */
 export function acceptsApiVersion(value: string | null): boolean {
   if (value === null) return true;
-  return ACCEPTED.has(value.trim().toLowerCase());
+  return ACCEPTED.has(value.trim());
 }
 
 /** The 400 problem for a pinned version this API does not serve. */

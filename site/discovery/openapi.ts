@@ -7,6 +7,8 @@ import type { AnyRouteDefinition, App } from '@charter/core';
 import { generateOpenAPI, type OpenAPIDocument } from '@charter/openapi';
 import { API_MAJOR } from '../api/lifecycle.ts';
 import type { Lifecycle } from '../api/lifecycle.ts';
+import { SiteProblem } from '../problems.ts';
+import { ApiMajorHeader, HeaderInteger, HeaderText } from '../api/header-schemas.ts';
 
 /** Options of `openapiRoute`. */
 export interface OpenAPIRouteOptions {
@@ -42,6 +44,8 @@ export function siteOpenAPI(options: OpenAPIRouteOptions): OpenAPIDocument {
         'Errors are RFC 9457 problem documents with the extra members code and hint.',
     },
     servers: [{ url: options.origin }],
+    // Every problem response refers to this component: the site's problems carry code and hint.
+    schemas: { ProblemDetails: SiteProblem, HeaderInteger, HeaderText, ApiMajorHeader },
     tags: TAGS,
     extensions: { 'x-api-lifecycle': options.lifecycle },
   });

@@ -26,6 +26,5 @@ export {
   type DocsMcpServer,
   type DocsMcpServerOptions,
   docsMcpServer,
-  SiteProblem,
 } from './server.ts';
 export { createDocsTools, DOCS_TOOL_NAMES, type DocsTool, type DocsToolsOptions } from './tools.ts';

@@ -219,15 +219,35 @@ describe('docsMcpServer', () => {
     expect(String(body.hint)).toContain('application/json');
   });
 
-  test('bad JSON is 400 with the JSON-RPC parse error -32700', async () => {
+  test('bad JSON is a 400 problem (site.md) that keeps the JSON-RPC parse error -32700', async () => {
     const { response, body } = await post({
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"jsonrpc": "2.0", "id": 1,',
     });
     expect(response.status).toBe(400);
-    expect(response.headers.get('content-type')).toBe('application/json');
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(body).toMatchObject({
+      status: 400,
+      code: 'invalid_jsonrpc',
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700 },
+    });
+    expect(typeof (body as { hint?: unknown }).hint).toBe('string');
+  });
+
+  test('a JSON body that is not a request object is a 400 problem with -32600', async () => {
+    for (const text of ['[]', '{}', '42']) {
+      const { response, body } = await post({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(body).toMatchObject({ code: 'invalid_jsonrpc', error: { code: -32600 } });
+    }
   });
 
   test('a browser on another origin is 403; the site’s own origin is served', async () => {
@@ -310,10 +330,13 @@ describe('withSiteProblemMembers', () => {
     const completed = await withSiteProblemMembers(problem);
     expect(await completed.json()).toMatchObject({ code: 'method_not_allowed', hint: 'mine' });
     expect(completed.headers.get('content-length')).not.toBe('999');
-    const plain = new Response('{"jsonrpc":"2.0"}', {
-      status: 400,
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(await withSiteProblemMembers(plain)).toBe(plain);
+    // A 400 the client acts on (here a version refusal with an id) stays a JSON-RPC answer.
+    const envelope = '{"jsonrpc":"2.0","id":7,"error":{"code":-32022,"message":"unsupported"}}';
+    const plain = new Response(envelope, { status: 400, headers: { 'content-type': 'application/json' } });
+    const kept = await withSiteProblemMembers(plain);
+    expect(kept.headers.get('content-type')).toBe('application/json');
+    expect(await kept.text()).toBe(envelope);
+    const success = new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    expect(await withSiteProblemMembers(success)).toBe(success);
   });
 });

@@ -6,6 +6,7 @@
  * valid and carry `docs:read`). Transport refusals the handler answers as problem documents (403,
  * 405, 413, 415) gain the site's `code` and `hint` members.
  */
+import { SiteProblem } from '../problems.ts';
 import { type } from 'arktype';
 import type { AnyContext, AnyRouteDefinition, Hooks } from '@charter/core';
 import { createMcpHandler, type McpHandler, mcpRoutes } from '@charter/mcp';
@@ -108,17 +109,6 @@ export function resolveDocsMcpServerOptions(options: DocsMcpServerOptions): Reso
   return Object.freeze({ content, origin: url.origin, auth, version: resolvedVersion, index });
 }
 
-/** An RFC 9457 problem with the site's members. */
-export const SiteProblem = type({
-  type: 'string',
-  title: 'string',
-  status: 'number.integer',
-  'detail?': 'string',
-  'instance?': 'string',
-  code: type('string').describe('Machine-readable error code (snake_case)'),
-  hint: type('string').describe('How to recover, in one sentence'),
-});
-
 /** The 405 answer of GET /mcp: a problem that also says how to talk to the endpoint. */
 export const McpGetHint = SiteProblem.and({
   transport: "'streamable-http'",
@@ -150,6 +140,8 @@ const PROBLEM_MEMBERS: Readonly<Record<number, { readonly code: string; readonly
 export async function withSiteProblemMembers(response: Response): Promise<Response> {
   const members = PROBLEM_MEMBERS[response.status];
   const contentType = response.headers.get('content-type') ?? '';
+  if (response.status === 400 && contentType.startsWith('application/json'))
+    return asInvalidRequestProblem(response);
   if (members === undefined || !contentType.startsWith('application/problem+json')) return response;
   const problem = (await response.json()) as Record<string, unknown>;
   const body = JSON.stringify({
@@ -160,6 +152,48 @@ export async function withSiteProblemMembers(response: Response): Promise<Respon
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The JSON-RPC codes of a body that is not a usable message: not JSON, or not a request object. */
+const UNREADABLE_BODY_CODES = new Set([-32700, -32600]);
+
+/**
+ * site.md answers an invalid request to `/mcp` with a 400 problem. The handler's answer to a body
+ * that is not a JSON-RPC message is a JSON-RPC error envelope (id null); it becomes a problem
+ * document that keeps the envelope's members (`jsonrpc`, `id`, `error`), so a JSON-RPC client reads
+ * the same error and a problem reader gets `code` and `hint`. Other 400s (the modern era's header
+ * checks, version negotiation) stay JSON-RPC answers: clients act on them.
+ */
+async function asInvalidRequestProblem(response: Response): Promise<Response> {
+  const text = await response.text();
+  const rebuild = (body: string, type: string) => {
+    const headers = new Headers(response.headers);
+    headers.set('content-type', type);
+    headers.delete('content-length');
+    return new Response(body, { status: 400, statusText: response.statusText, headers });
+  };
+  let envelope: { id?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    envelope = undefined;
+  }
+  const error = envelope?.error;
+  if (envelope?.id !== null || typeof error?.code !== 'number' || !UNREADABLE_BODY_CODES.has(error.code)) {
+    return rebuild(text, response.headers.get('content-type') ?? 'application/json');
+  }
+  return rebuild(
+    JSON.stringify({
+      type: 'https://charter.dev/errors/bad-request',
+      title: 'Bad Request',
+      status: 400,
+      detail: typeof error.message === 'string' ? error.message : 'The body is not a JSON-RPC 2.0 message',
+      code: 'invalid_jsonrpc',
+      hint: 'Send one JSON-RPC 2.0 request object as a UTF-8 JSON body, with Content-Type: application/json.',
+      ...envelope,
+    }),
+    'application/problem+json',
+  );
 }
 
 const problemResponse = (description: string) => ({

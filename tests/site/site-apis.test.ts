@@ -104,7 +104,7 @@ describe('GET /api/v1', () => {
 
   test('accepts the pinned versions 1, v1, 1.0 and 1.0.0', async () => {
     const app = await siteApp();
-    for (const version of ['1', 'v1', '1.0', '1.0.0', 'V1', ' 1 ']) {
+    for (const version of ['1', 'v1', '1.0', '1.0.0', ' 1 ']) {
       const res = await app.request('/api/v1', { headers: { 'api-version': version } });
       expect(res.status).toBe(200);
       expect(res.headers.get('api-version')).toBe('1');
@@ -113,7 +113,7 @@ describe('GET /api/v1', () => {
 
   test('refuses any other pinned version with 400 unsupported_api_version, never another major', async () => {
     const app = await siteApp();
-    for (const version of ['2', 'v2', '1.1', '0', '2.0.0', '', 'latest', '1, 2', '1.0.0.0']) {
+    for (const version of ['2', 'v2', '1.1', '0', '2.0.0', '', 'latest', '1, 2', '1.0.0.0', 'V1']) {
       const res = await app.request('/api/v1', { headers: { 'api-version': version } });
       const body = await problem(res, 400, 'unsupported_api_version');
       expect(res.headers.get('api-version')).toBe('1');
@@ -420,5 +420,78 @@ describe('cross-origin reads', () => {
     });
     expect(mcp.status).toBe(403);
     expect(mcp.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('review: the answers no handler writes', () => {
+  test('unknown machine paths are problem documents whatever the Accept, with API-Version under /api', async () => {
+    const app = await siteApp();
+    for (const accept of ['*/*', 'application/json, */*;q=0.8', 'text/html']) {
+      const res = await app.request('/api/v2', { headers: { accept } });
+      await problem(res, 404, 'not_found');
+      expect(res.headers.get('api-version')).toBe('1');
+    }
+    const wellKnown = await app.request('/.well-known/nothing', { headers: { accept: 'text/html' } });
+    await problem(wellKnown, 404, 'not_found');
+  });
+
+  test('an unknown page for a client that does not name text/html is a problem, not the HTML page', async () => {
+    await problem(
+      await (await siteApp()).request('/nowhere', { headers: { accept: '*/*' } }),
+      404,
+      'not_found',
+    );
+  });
+
+  test('another method on /api/v1 is a 405 that still echoes API-Version', async () => {
+    const res = await (await siteApp()).request('/api/v1', { method: 'DELETE' });
+    await problem(res, 405, 'method_not_allowed');
+    expect(res.headers.get('api-version')).toBe('1');
+  });
+
+  test('the /docs-md refusals carry Deprecation and the Link relations too (site.md rule 4)', async () => {
+    const app = await siteApp({ rateLimit: { max: 1, windowMs: 60_000 } });
+    const denied = await app.request('/docs-md/jwt', { headers: { authorization: 'Bearer forged' } });
+    await problem(denied, 401, 'invalid_token');
+    const limited = await app.request('/docs-md/jwt');
+    await problem(limited, 429, 'rate_limited');
+    for (const res of [denied, limited]) {
+      expect(parseItem(res.headers.get('deprecation') ?? '')[0]).toBeInstanceOf(Date);
+      const links = LinkHeader.parse(res.headers.get('link') ?? '');
+      for (const rel of ['deprecation', 'successor-version', 'latest-version'])
+        expect(links.has('rel', rel)).toBe(true);
+    }
+  });
+
+  test('a bad token on the .md and Accept forms of a page is refused as on /md', async () => {
+    const app = await siteApp();
+    const headers = { authorization: 'Bearer forged' };
+    await problem(await app.request('/docs/jwt.md', { headers }), 401, 'invalid_token');
+    await problem(
+      await app.request('/docs/jwt', { headers: { ...headers, accept: 'text/markdown' } }),
+      401,
+      'invalid_token',
+    );
+    expect((await app.request('/docs/jwt.md')).status).toBe(200);
+  });
+
+  test('the OpenAPI document describes problems with code and hint, and the counters as integers', async () => {
+    const doc = (await (await (await siteApp()).request('/openapi.json')).json()) as Record<string, any>;
+    const schema = doc.components.schemas.ProblemDetails;
+    expect(schema.required).toEqual(expect.arrayContaining(['code', 'hint', 'status', 'title', 'type']));
+    const limited = doc.paths['/api/v1'].get.responses['429'];
+    const resolve = (schema: { $ref?: string }) =>
+      schema.$ref === undefined ? schema : doc.components.schemas[schema.$ref.split('/').pop() as string];
+    expect(resolve(limited.headers['Retry-After'].schema)).toMatchObject({ type: 'integer' });
+    expect(resolve(limited.headers['RateLimit-Remaining'].schema)).toMatchObject({ type: 'integer' });
+    expect(resolve(limited.headers.RateLimit.schema)).toMatchObject({ type: 'string' });
+    expect(Object.keys(doc.components.schemas).filter((name) => name.includes('RateLimit'))).toEqual([]);
+  });
+
+  test('the server card names the site icon', async () => {
+    const card = (await (await (await siteApp()).request('/.well-known/mcp/server-card.json')).json()) as {
+      iconUrl: string;
+    };
+    expect(card.iconUrl).toMatch(/^http:\/\/localhost:3000\/assets\/favicon\.[0-9a-f]{8}\.svg$/);
   });
 });
