@@ -218,6 +218,24 @@ function apiPathVersion(): Hooks {
   };
 }
 
+/**
+ * Answers CORS preflights (Fetch §3.2.2: OPTIONS with Origin and Access-Control-Request-Method) for
+ * the public documents, before routing, where no route would: `paths` are route paths, a trailing
+ * `*name` matching any rest. Other preflights fall through to the router (405).
+ */
+function preflights(paths: readonly string[], policy: Hooks): Hooks {
+  const exact = new Set(paths.filter((path) => !path.includes('*')));
+  const prefixes = paths.filter((path) => path.includes('*')).map((path) => path.slice(0, path.indexOf('*')));
+  return {
+    onRequest(request) {
+      if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return;
+      const path = new URL(request.url).pathname;
+      if (exact.has(path) || prefixes.some((prefix) => path.startsWith(prefix)))
+        return policy.onRequest?.(request);
+    },
+  };
+}
+
 /** Adds the `/docs-md` deprecation fields to a response that lacks them (401, 429 and the like). */
 function deprecationSignals(origin: string): Hooks {
   return {
@@ -261,16 +279,20 @@ export function createSite(options: SiteOptions): App {
     hooks: [problemCodes(), notFoundFallback({ content, origin }), apiPathVersion()],
   });
   app.use(requestLog(app.logger));
+  // Public documents: any origin may read them, sending a token or a pinned version if it likes
+  // (a preflight then asks for those headers); no cookies are involved, so no credentials mode.
+  const publicCors = cors({
+    origin: '*',
+    methods: ['GET', 'HEAD'],
+    allowedHeaders: ['authorization', API_VERSION_HEADER.toLowerCase()],
+    exposedHeaders: [...EXPOSED_HEADERS],
+  });
   const tokens = createTokenService({ origin, key: options.tokenKey, now: options.now });
   const bearers = new Map<string, Hooks>();
   const siteHooks: SiteHooks = {
     apiVersion: apiVersionEcho(),
     deprecated: deprecationSignals(origin),
-    readableAnywhere: cors({
-      origin: '*',
-      methods: ['GET', 'HEAD'],
-      exposedHeaders: [...EXPOSED_HEADERS],
-    }),
+    readableAnywhere: publicCors,
     limit: rateLimit({
       windowMs: quota.windowMs,
       max: quota.max,
@@ -305,7 +327,13 @@ export function createSite(options: SiteOptions): App {
     ...oauthRoutes({ origin, tokens }),
     ...mcp.routes,
   ];
-  for (const route of routes) app.route(withPolicy(route, policyOf(route), siteHooks));
+  const publicPaths: string[] = [];
+  for (const route of routes) {
+    const policy = policyOf(route);
+    if (policy.api && route.method === 'GET') publicPaths.push(route.path);
+    app.route(withPolicy(route, policy, siteHooks));
+  }
+  app.use(preflights(publicPaths, publicCors));
   return app;
 }
 

@@ -404,6 +404,39 @@ describe('cross-origin reads', () => {
     }
   });
 
+  test('a preflight asking to send a token or a pinned version is allowed on the public documents', async () => {
+    const app = await siteApp();
+    for (const path of ['/api/v1', '/md/docs/jwt', '/llms.txt', '/openapi.json']) {
+      const res = await app.request(path, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://agent.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization, api-version',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+      expect(res.headers.get('access-control-allow-headers')).toContain('authorization');
+      expect(res.headers.get('access-control-allow-headers')).toContain('api-version');
+    }
+  });
+
+  test('a preflight for the token endpoint, or for a method the documents do not allow, is not granted', async () => {
+    const app = await siteApp();
+    const token = await app.request('/oauth/token', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' },
+    });
+    expect(token.headers.get('access-control-allow-origin')).toBeNull();
+    const put = await app.request('/api/v1', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'PUT' },
+    });
+    expect(put.headers.get('access-control-allow-methods') ?? '').not.toContain('PUT');
+  });
+
   test('the token endpoint and the tool server are not opened to other origins', async () => {
     const app = await siteApp();
     const token = await app.request('/oauth/token', {
