@@ -318,6 +318,67 @@ describe('rateLimit', () => {
   });
 });
 
+describe('rateLimit in preBody and beforeHandle', () => {
+  function routeApp(hooks: Hooks): App {
+    const app = new App({ logger: false });
+    app.get('/ok', { responses: { 200: { body: Ok } }, hooks }, () => ({ status: 200, body: { ok: true } }));
+    return app;
+  }
+
+  test('with the memory store and no key function, the check makes no promise', () => {
+    const hooks = rateLimit({ windowMs: 60_000, max: 5, phase: 'preBody' });
+    const ctx = { request: new Request('http://charter.local/ok'), set: { headers: new Headers() } };
+    expect(hooks.preBody?.(ctx as never)).toBeUndefined();
+    expect(ctx.set.headers.get('ratelimit')).toBe('"default";r=4;t=60');
+  });
+
+  test('an asynchronous store and an asynchronous key function are awaited', async () => {
+    const store: RateLimitStore = {
+      hit: async (_key, windowMs) => ({ count: 2, resetAt: Date.now() + windowMs }),
+    };
+    const app = routeApp(
+      rateLimit({ windowMs: 60_000, max: 1, phase: 'beforeHandle', store, key: async () => 'k' }),
+    );
+    await expectLimited(await app.request('/ok'));
+  });
+
+  test('a thenable that is not a Promise is awaited like one', async () => {
+    const store: RateLimitStore = {
+      hit: (_key, windowMs) =>
+        ({
+          then: (resolve: (hit: unknown) => void) => resolve({ count: 1, resetAt: Date.now() + windowMs }),
+        }) as never,
+    };
+    const res = await routeApp(rateLimit({ windowMs: 60_000, max: 1, phase: 'preBody', store })).request(
+      '/ok',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit')).toBe('"default";r=0;t=60');
+  });
+
+  test('a store that throws synchronously is a generic 500, or a pass with failOpen', async () => {
+    const store: RateLimitStore = {
+      hit: () => {
+        throw new Error('redis://10.0.0.7:6379 unreachable');
+      },
+    };
+    const closed = await routeApp(rateLimit({ windowMs: 1000, max: 1, phase: 'preBody', store })).request(
+      '/ok',
+    );
+    expect(closed.status).toBe(500);
+    expect(await closed.text()).not.toContain('10.0.0.7');
+    const open = routeApp(rateLimit({ windowMs: 1000, max: 1, phase: 'preBody', store, failOpen: true }));
+    expect((await open.request('/ok')).status).toBe(200);
+  });
+
+  test('a malformed synchronous answer is a store failure', async () => {
+    const store = { hit: () => ({ count: 'one' }) } as unknown as RateLimitStore;
+    expect(
+      (await routeApp(rateLimit({ windowMs: 1000, max: 1, phase: 'preBody', store })).request('/ok')).status,
+    ).toBe(500);
+  });
+});
+
 describe('resolveRateLimitOptions', () => {
   test('fills defaults', () => {
     const resolved = resolveRateLimitOptions({ windowMs: 1000, max: 1 });

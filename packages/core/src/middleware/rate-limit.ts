@@ -196,6 +196,11 @@ function isHit(value: unknown): value is RateLimitHit {
   );
 }
 
+/** True for a promise or any other thenable (a store written against another promise library). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 /** A list field value with `member` added, unless the list already has a member for this policy. */
 function withMember(current: string | null, policy: string, member: string): string {
   if (current === null || current === '') return member;
@@ -319,10 +324,9 @@ export function rateLimit(options: RateLimitOptions): Hooks {
   }
 
   // preBody / beforeHandle: the fields go through ctx.set.headers, which the pipeline puts on
-  // every response of the request, the 429 included.
-  const guard = async (ctx: AnyContext): Promise<void> => {
-    const storeKey = await keyOf(ctx.request, ctx);
-    const hit = await count(storeKey);
+  // every response of the request, the 429 included. With a synchronous key function and store
+  // (the memory store) the check makes no promise: it runs on every request of the route.
+  const apply = (ctx: AnyContext, hit: RateLimitHit | undefined): void => {
     if (hit === undefined) return;
     const now = Date.now();
     if (policy.headers) {
@@ -330,6 +334,50 @@ export function rateLimit(options: RateLimitOptions): Hooks {
       for (const [field, value] of merged((f) => pending.get(f), hit, now)) pending.set(field, value);
     }
     if (hit.count > max) refuse(hit, now, undefined);
+  };
+  const checkAnswer = (hit: unknown): RateLimitHit => {
+    if (!isHit(hit)) throw new TypeError('The store answered something other than { count, resetAt }');
+    return hit;
+  };
+  const storeFailed = (error: unknown): undefined => {
+    logger?.error('The rate limit store failed', { policy: name, failOpen, error });
+    if (failOpen) return undefined;
+    throw new InternalError({ detail: 'The rate limit could not be checked', cause: error });
+  };
+  const countFor = (ctx: AnyContext, key: unknown): void | Promise<void> => {
+    if (key !== undefined && typeof key !== 'string') {
+      throw new TypeError(
+        `The rateLimit key function of policy "${name}" returned a ${typeof key}, not a string`,
+      );
+    }
+    const storeKey = `${name}:${key ?? clientIp(ctx.request) ?? UNKNOWN_CLIENT_KEY}`;
+    let answer: RateLimitHit | Promise<RateLimitHit>;
+    try {
+      answer = store.hit(storeKey, windowMs);
+    } catch (error) {
+      return apply(ctx, storeFailed(error));
+    }
+    if (isThenable(answer)) {
+      return Promise.resolve(answer)
+        .then(checkAnswer)
+        .then(
+          (hit) => apply(ctx, hit),
+          (error: unknown) => apply(ctx, storeFailed(error)),
+        );
+    }
+    let hit: RateLimitHit | undefined;
+    try {
+      hit = checkAnswer(answer);
+    } catch (error) {
+      hit = storeFailed(error);
+    }
+    return apply(ctx, hit);
+  };
+  const guard = (ctx: AnyContext): void | Promise<void> => {
+    const key = policy.key === undefined ? undefined : policy.key(ctx.request, ctx);
+    return isThenable(key)
+      ? Promise.resolve(key).then((resolved) => countFor(ctx, resolved))
+      : countFor(ctx, key);
   };
   return phase === 'preBody'
     ? { preBody: (ctx) => guard(ctx as unknown as AnyContext) }
