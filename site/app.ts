@@ -15,6 +15,7 @@ import {
   type RateLimitStore,
   rateLimit,
 } from '@charter/core';
+import { toOpenAPIPath } from '@charter/openapi';
 import { type } from 'arktype';
 import { API_MAJOR, API_VERSION_HEADER, lifecycle } from './api/lifecycle.ts';
 import { apiRoutes, type IndexedEndpoint } from './api/routes.ts';
@@ -343,7 +344,7 @@ function indexedEndpoints(app: App, origin: string): IndexedEndpoint[] {
   for (const route of app.registeredRoutes()) {
     const definition = route.definition;
     if (definition.openapi?.exclude === true || route.method === 'OPTIONS') continue;
-    const path = route.path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
+    const path = toOpenAPIPath(route.path).template;
     out.push({
       id: route.operationId ?? `${route.method} ${route.path}`,
       method: route.method,

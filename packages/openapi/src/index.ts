@@ -1,6 +1,7 @@
 export * from './discriminator.ts';
 export * from './errors.ts';
 export * from './generate.ts';
+export { type PathParam, toOpenAPIPath } from './paths.ts';
 export * from './problem.ts';
 export * from './types.ts';
 export * from './mount.ts';
