@@ -29,7 +29,12 @@ const RENDER_TIMEOUT_MS = 10_000;
  * Per test, set here rather than relying on the runner's default (5 s): on a loaded machine a page
  * can take longer, and a timed-out test makes bun kill the shared browser under the other tests.
  */
-const TEST_TIMEOUT_MS = 30_000;
+const TEST_TIMEOUT_MS = 60_000;
+/**
+ * How long a page may take to go quiet after rendering. The full suite runs test files in parallel on two
+ * cores, so this is generous: a slow page only makes the test wait, a page that never settles still fails.
+ */
+const SETTLE_TIMEOUT_MS = 25_000;
 
 /**
  * Redoc 2.5.4 always renders an "API docs by Redocly" logo from cdn.redoc.ly (no option turns it
@@ -109,6 +114,15 @@ function operationLocator(
   return { locator: item, text: operation.summary ?? operation.operationId };
 }
 
+/** Polls `done` until it holds; throws after SETTLE_TIMEOUT_MS. */
+async function waitUntil(watch: PageWatch, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`the page did not settle within ${SETTLE_TIMEOUT_MS} ms`);
+    await watch.page.waitForTimeout(50);
+  }
+}
+
 /** Polls the page's CSP violations until there is one (or the timeout passes). */
 async function firstViolations(watch: PageWatch): Promise<Awaited<ReturnType<PageWatch['cspViolations']>>> {
   const deadline = Date.now() + RENDER_TIMEOUT_MS;
@@ -168,11 +182,19 @@ describe('docs UIs in Chromium', () => {
           await locator.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
           expect(await locator.first().innerText()).toContain(text);
         }
-        await watch.page.waitForLoadState('networkidle');
-
         const assetPaths = DOCS_ASSET_SOURCES.filter((source) => source.ui === ui).map(
           (source) => new URL(assets.urlOf(source)).pathname,
         );
+        // Every pinned asset fetched (and, for Redoc, its logo refused), then no request in flight: the
+        // reports below are complete.
+        await waitUntil(
+          watch,
+          () =>
+            assetPaths.every((path) => assets.requests.slice(requestsBefore).includes(path)) &&
+            (ui !== 'redoc' || watch.failedRequests.length > 0),
+        );
+        await watch.page.waitForLoadState('networkidle', { timeout: SETTLE_TIMEOUT_MS });
+
         for (const path of assetPaths) expect(assets.requests.slice(requestsBefore)).toContain(path);
         for (const source of DOCS_ASSET_SOURCES.filter((s) => s.ui === ui)) {
           expect(watch.responses).toContain(`200 ${assets.urlOf(source)}`);
