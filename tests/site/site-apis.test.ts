@@ -482,6 +482,18 @@ describe('review: the answers no handler writes', () => {
     expect(res.headers.get('api-version')).toBe('1');
   });
 
+  test('GET /mcp is a 405 naming POST and OPTIONS; DELETE /mcp is the router 405 naming every declared method', async () => {
+    const app = await siteApp();
+    const get = await app.request('/mcp', { headers: { accept: 'application/json, text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(get.headers.get('content-type')).toBe('application/problem+json');
+    expect(await get.json()).toMatchObject({ status: 405, transport: 'streamable-http' });
+    const del = await app.request('/mcp', { method: 'DELETE' });
+    await problem(del, 405, 'method_not_allowed');
+    expect(del.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
+  });
+
   test('the /docs-md refusals carry Deprecation and the Link relations too (site.md rule 4)', async () => {
     const app = await siteApp({ rateLimit: { max: 1, windowMs: 60_000 } });
     const denied = await app.request('/docs-md/jwt', { headers: { authorization: 'Bearer forged' } });

@@ -76,6 +76,7 @@ export function jwk(options: JwkOptions): Hooks {
   const resolved = resolveJwkOptions(options);
   const verifier = jwksVerifierFor(resolved);
   const { realm, verify } = resolved;
+  const challenge = Object.freeze({ scheme: 'Bearer', realm });
 
   const hooks: Hooks = {
     async preBody(ctx: PreBodyContext): Promise<void> {
@@ -92,7 +93,7 @@ export function jwk(options: JwkOptions): Hooks {
       if (verify !== undefined && (await verify(verified.payload, ctx)) === false) {
         throw new ForbiddenError('The access token does not grant access to this resource.');
       }
-      ctx.state.auth = Object.freeze({ scheme: 'jwk', credentials: Object.freeze(verified) });
+      ctx.state.auth = Object.freeze({ scheme: 'jwk', credentials: Object.freeze(verified), challenge });
       ctx.state.user = userFromPayload(verified.payload);
     },
   };

@@ -18,6 +18,7 @@ import {
   type VerifyResult,
 } from './credentials.ts';
 import { type Hooks, type PreBodyContext, withHookTraits } from '../types/index.ts';
+import type { AuthChallenge } from './types.ts';
 
 /** Options of `bearer()`. */
 export interface BearerOptions {
@@ -103,6 +104,7 @@ export function resolveBearerOptions(options: BearerOptions): ResolvedBearerOpti
 export function bearer(options: BearerOptions): Hooks {
   const { verify, realm, maxTokenLength, optional, resourceMetadata } = resolveBearerOptions(options);
   const params = resourceMetadata === undefined ? undefined : { resource_metadata: resourceMetadata };
+  const challenge: AuthChallenge = Object.freeze({ scheme: 'Bearer', realm, ...(params && { params }) });
   const invalidToken = (description: string) =>
     unauthorized({ realm, error: 'invalid_token', description, params });
   return withHookTraits(
@@ -118,7 +120,7 @@ export function bearer(options: BearerOptions): Hooks {
         return (async () => {
           const user = await runVerify('bearer', () => verify(token, ctx));
           if (user === undefined) throw invalidToken('The access token is invalid or expired.');
-          ctx.state.auth = Object.freeze({ scheme: 'bearer', credentials: token });
+          ctx.state.auth = Object.freeze({ scheme: 'bearer', credentials: token, challenge });
           ctx.state.user = user;
         })();
       },

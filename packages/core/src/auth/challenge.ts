@@ -86,7 +86,7 @@ export function unauthorized(options: UnauthorizedOptions = {}): UnauthorizedErr
  */
 export function insufficientScope(
   required: readonly string[],
-  options: { realm?: string; scheme?: string } = {},
+  options: { realm?: string; scheme?: string; params?: Readonly<Record<string, string>> } = {},
 ): ForbiddenError {
   const scope = required.join(' ');
   return new ForbiddenError({
@@ -94,7 +94,7 @@ export function insufficientScope(
     headers: {
       'www-authenticate': formatChallenge({
         scheme: options.scheme ?? 'Bearer',
-        params: { realm: options.realm ?? 'api', error: 'insufficient_scope', scope },
+        params: { realm: options.realm ?? 'api', ...options.params, error: 'insufficient_scope', scope },
       }),
     },
   });

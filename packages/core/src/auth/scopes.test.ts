@@ -204,3 +204,54 @@ describe('authorizeScopes', () => {
     expect(() => authorizeScopes(user(['c']), ['a', 'b'], { match: 'any' })).toThrow(ForbiddenError);
   });
 });
+
+describe('the insufficient_scope challenge follows the scheme that authenticated', () => {
+  const metadata = 'https://docs.example/.well-known/oauth-protected-resource';
+  const docsBearer = bearer({
+    realm: 'docs',
+    resourceMetadata: metadata,
+    verify: (token) => (token === 'reader' ? { sub: 'u', scopes: ['docs:read'] } : false),
+  });
+
+  function routeAuthApp(): App {
+    const app = new App({ logger: false, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } });
+    app.get(
+      '/admin',
+      {
+        auth: { scheme: 'bearer', scopes: ['docs:admin'] },
+        hooks: [docsBearer],
+        responses: { 200: { body: Ok } },
+      },
+      () => ({ status: 200, body: { ok: true } }),
+    );
+    return app;
+  }
+
+  test("a route's declared scopes refuse with the bearer hook's realm and resource_metadata", async () => {
+    const res = await routeAuthApp().request('/admin', { headers: { authorization: 'Bearer reader' } });
+    const body = await problem(res, 403);
+    expect(String(body.detail)).toContain('docs:admin');
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer realm="docs", resource_metadata="${metadata}", error="insufficient_scope", scope="docs:admin"`,
+    );
+  });
+
+  test('a missing token is still the 401 of the bearer hook, not a 403', async () => {
+    const res = await routeAuthApp().request('/admin');
+    await problem(res, 401);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="docs", resource_metadata="${metadata}"`);
+  });
+
+  test("requireScopes' own realm wins over the authenticating scheme's", async () => {
+    const app = appWith(['notes:write'], { realm: 'notes' }, [docsBearer]);
+    const res = await app.request('/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer reader' },
+      body: '{"text":"x"}',
+    });
+    await problem(res, 403);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer realm="notes", resource_metadata="${metadata}", error="insufficient_scope", scope="notes:write"`,
+    );
+  });
+});

@@ -48,7 +48,15 @@ export function authorizeScopes(
     opts.match === 'any'
       ? required.some((scope) => granted.includes(scope))
       : required.every((scope) => granted.includes(scope));
-  if (!ok) throw insufficientScope(required, { realm: opts.realm });
+  if (!ok) {
+    // Answer in the authenticating scheme's own challenge (realm, resource_metadata) unless told otherwise.
+    const challenge = state.auth?.challenge;
+    throw insufficientScope(required, {
+      realm: opts.realm ?? challenge?.realm,
+      scheme: challenge?.scheme,
+      params: challenge?.params,
+    });
+  }
 }
 
 /** Validates the scope list and options of `requireScopes`; throws a TypeError naming the problem. */

@@ -17,6 +17,20 @@ export interface AuthContext {
    * scheme with `x-charter-require-payload-auth` demands.
    */
   readonly payloadVerified?: boolean;
+  /**
+   * The challenge of the scheme that authenticated, so a later refusal of this caller (403
+   * `insufficient_scope`, RFC 6750 §3.1) answers in the same realm and with the same parameters (RFC 9728
+   * §5.1 `resource_metadata`) as that scheme's own 401s.
+   */
+  readonly challenge?: AuthChallenge;
+}
+
+/** The `WWW-Authenticate` scheme, realm and extra parameters an authenticating hook answers with. */
+export interface AuthChallenge {
+  /** The HTTP authentication scheme name, e.g. `Bearer`. */
+  readonly scheme: string;
+  readonly realm: string;
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 /** `ctx.state.user`: the authenticated principal. */
