@@ -1,9 +1,13 @@
 /**
- * The two servers of the HTTP benchmark, doing the same work:
- *   - `charter`: a Charter App with full contract validation (arktype schemas, responses validated);
- *   - `plain`: a hand-written `Bun.serve` fetch handler that parses, routes and validates by hand
- *     with the same arktype schemas called directly.
- * Both answer the same status codes and bodies (checked by `bench/http.ts` before measuring).
+ * The servers of the HTTP benchmark:
+ *   - `charter`: a Charter App with full contract validation (arktype schemas, responses validated) and
+ *     its default response headers (the secure-headers set);
+ *   - `plain`: a hand-written `Bun.serve` fetch handler that parses, routes and validates requests by hand
+ *     with the same arktype schemas called directly; it validates no response and sends only
+ *     `content-type`: the least a careful person writes;
+ *   - `plain-same`: the same handler doing all of Charter's work: it also validates every response body
+ *     against its schema and sends the same response headers, so the bytes on the wire are identical.
+ * All answer the same status codes and bodies (checked by `bench/http.ts` before measuring).
  */
 import { App, type AppOptions } from '@charter/core';
 import { type } from 'arktype';
@@ -79,27 +83,74 @@ export function charterApp(options: AppOptions = {}): App {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
-function json(status: number, body: unknown, contentType = JSON_TYPE): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType } });
+/**
+ * Charter's default response headers in production (its secure-headers set, framework.md "Security primitives"),
+ * written out by hand as `plain-same` would; `bench/http.ts` checks they match what Charter sends.
+ */
+export const SECURE_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  [
+    'content-security-policy',
+    "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  ],
+  ['cross-origin-opener-policy', 'same-origin'],
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['origin-agent-cluster', '?1'],
+  ['referrer-policy', 'no-referrer'],
+  // The benchmark runs both servers with NODE_ENV=production, where Charter adds HSTS (RFC 6797).
+  ['strict-transport-security', 'max-age=31536000; includeSubDomains'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-dns-prefetch-control', 'off'],
+  ['x-frame-options', 'DENY'],
+  ['x-permitted-cross-domain-policies', 'none'],
+  ['x-xss-protection', '0'],
+];
+
+export interface PlainOptions {
+  /** Validate every response body against its schema and send SECURE_HEADERS too (`plain-same`). */
+  sameWork?: boolean;
 }
 
-function problem(status: number, title: string, detail?: string): Response {
-  const body =
-    detail === undefined
-      ? { type: 'about:blank', title, status }
-      : { type: 'about:blank', title, status, detail };
-  return json(status, body, PROBLEM_TYPE);
-}
-
-function methodNotAllowed(allow: string): Response {
-  const response = problem(405, 'Method Not Allowed');
-  response.headers.set('allow', allow);
-  return response;
-}
-
-/** The fetch handler of the plain server. */
-export function plainHandler(): (request: Request) => Response | Promise<Response> {
+/** The fetch handler of the plain server (`plain`, or `plain-same` with `sameWork`). */
+export function plainHandler(options: PlainOptions = {}): (request: Request) => Response | Promise<Response> {
   const nextId = idCounter();
+  const sameWork = options.sameWork === true;
+  // Built once, like any careful hand-written server would.
+  const jsonHeaders: Array<[string, string]> = [['content-type', JSON_TYPE]];
+  const problemHeaders: Array<[string, string]> = [['content-type', PROBLEM_TYPE]];
+  if (sameWork) {
+    for (const [name, value] of SECURE_HEADERS) {
+      jsonHeaders.push([name, value]);
+      problemHeaders.push([name, value]);
+    }
+  }
+
+  /** `schema` checks the body first when doing the same work; a violation is a 500, as in Charter. */
+  function json(
+    status: number,
+    body: unknown,
+    contentType = JSON_TYPE,
+    schema?: (value: unknown) => unknown,
+  ): Response {
+    if (sameWork && schema !== undefined && schema(body) instanceof type.errors) {
+      return problem(500, 'Internal Server Error');
+    }
+    const headers = contentType === JSON_TYPE ? jsonHeaders : problemHeaders;
+    return new Response(JSON.stringify(body), { status, headers });
+  }
+
+  function problem(status: number, title: string, detail?: string): Response {
+    const body =
+      detail === undefined
+        ? { type: 'about:blank', title, status }
+        : { type: 'about:blank', title, status, detail };
+    return json(status, body, PROBLEM_TYPE);
+  }
+
+  function methodNotAllowed(allow: string): Response {
+    const response = problem(405, 'Method Not Allowed');
+    response.headers.set('allow', allow);
+    return response;
+  }
 
   function getUser(rawId: string, search: string): Response {
     // Text that is not an integer goes to the schema as it is, which rejects it (422).
@@ -108,8 +159,8 @@ export function plainHandler(): (request: Request) => Response | Promise<Respons
     const query = UserQuery(Object.fromEntries(new URLSearchParams(search)));
     if (query instanceof type.errors) return problem(422, 'Unprocessable Content', query.summary);
     const user = USERS.get(params.id);
-    if (user === undefined) return json(404, userNotFound(params.id), PROBLEM_TYPE);
-    return json(200, user);
+    if (user === undefined) return json(404, userNotFound(params.id), PROBLEM_TYPE, Problem);
+    return json(200, user, JSON_TYPE, User);
   }
 
   async function createUser(request: Request): Promise<Response> {
@@ -127,7 +178,7 @@ export function plainHandler(): (request: Request) => Response | Promise<Respons
     }
     const input = NewUser(data);
     if (input instanceof type.errors) return problem(422, 'Unprocessable Content', input.summary);
-    return json(201, { id: nextId(), name: input.name, email: input.email });
+    return json(201, { id: nextId(), name: input.name, email: input.email }, JSON_TYPE, User);
   }
 
   return (request) => {
@@ -140,7 +191,9 @@ export function plainHandler(): (request: Request) => Response | Promise<Respons
     const method = request.method;
 
     if (pathname === '/health') {
-      return method === 'GET' ? json(200, { status: 'ok' }) : methodNotAllowed('GET, HEAD');
+      return method === 'GET'
+        ? json(200, { status: 'ok' }, JSON_TYPE, Health)
+        : methodNotAllowed('GET, HEAD');
     }
     if (pathname === '/users') {
       return method === 'POST' ? createUser(request) : methodNotAllowed('POST');

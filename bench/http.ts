@@ -1,9 +1,9 @@
 /**
  * End-to-end HTTP benchmark: `bun bench/http.ts`.
- * Starts the Charter and plain servers (bench/apps.ts) in their own processes, checks they answer
- * alike, then for ROUNDS rounds x each scenario x each server (order alternating): warm-up, then a
- * measured run. Reports requests/s and server CPU µs per request (medians) and Charter/plain
- * ratios; writes bench/results/http.json.
+ * Starts the Charter, plain and plain-same servers (bench/apps.ts) in their own processes, checks they
+ * answer alike (plain-same also with the same headers as Charter), then for ROUNDS rounds x each scenario
+ * x each server (order rotating): warm-up, then a measured run. Reports requests/s and server CPU µs per
+ * request (medians) and the ratios of Charter to each plain server; writes bench/results/http.json.
  *
  * Env: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_LOADER=bun (skip wrk).
@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
 import { median } from './median.ts';
 
-type ServerKind = 'charter' | 'plain';
-const SERVERS: readonly ServerKind[] = ['charter', 'plain'];
+type ServerKind = 'charter' | 'plain' | 'plain-same';
+const SERVERS: readonly ServerKind[] = ['charter', 'plain', 'plain-same'];
 
 interface Scenario {
   name: string;
@@ -136,7 +136,7 @@ async function stopServer(server: ServerProcess): Promise<void> {
 async function probe(
   server: ServerProcess,
   scenario: Scenario,
-): Promise<{ status: number; contentType: string | null; body: string }> {
+): Promise<{ status: number; contentType: string | null; headers: string; body: string }> {
   const init: RequestInit = { method: scenario.method };
   if (scenario.headers !== undefined) init.headers = scenario.headers;
   if (scenario.body !== undefined) init.body = scenario.body;
@@ -144,6 +144,11 @@ async function probe(
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
+    // Every header but the ones the runtime writes per response.
+    headers: [...response.headers]
+      .filter(([name]) => name !== 'date' && name !== 'content-length')
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
     body: await response.text(),
   };
 }
@@ -181,6 +186,14 @@ async function checkServers(servers: readonly ServerProcess[]): Promise<void> {
               answers.map((a, i) => `  ${servers[i]?.kind}: ${a.contentType} ${a.body}`).join('\n'),
           );
         }
+      }
+      const charter = answers[servers.findIndex((s) => s.kind === 'charter')];
+      const same = answers[servers.findIndex((s) => s.kind === 'plain-same')];
+      if (charter !== undefined && same !== undefined && charter.headers !== same.headers) {
+        throw new Error(
+          `charter and plain-same send different headers on ${scenario.method} ${scenario.path}:\n` +
+            `  charter:\n${charter.headers}\n  plain-same:\n${same.headers}`,
+        );
       }
     }
   }
@@ -275,22 +288,28 @@ function summarise(runs: readonly RunResult[]): Summary[] {
 
 interface Ratio {
   scenario: string;
-  /** Charter requests/s over plain requests/s: below 1 means Charter serves fewer. */
+  /** The plain server Charter is compared with. */
+  baseline: Exclude<ServerKind, 'charter'>;
+  /** Charter requests/s over the baseline's: below 1 means Charter serves fewer. */
   throughput: number;
-  /** Charter CPU µs per request over plain: above 1 means Charter costs more per request. */
+  /** Charter CPU µs per request over the baseline's: above 1 means Charter costs more per request. */
   cpuPerRequest: number;
 }
 
 function ratios(summaries: readonly Summary[]): Ratio[] {
-  return SCENARIOS.map((scenario) => {
+  return SCENARIOS.flatMap((scenario) => {
     const charter = summaries.find((s) => s.scenario === scenario.name && s.server === 'charter');
-    const plain = summaries.find((s) => s.scenario === scenario.name && s.server === 'plain');
-    if (charter === undefined || plain === undefined) throw new Error('missing summary');
-    return {
-      scenario: scenario.name,
-      throughput: charter.requestsPerSecond / plain.requestsPerSecond,
-      cpuPerRequest: charter.serverCpuMicrosPerRequest / plain.serverCpuMicrosPerRequest,
-    };
+    if (charter === undefined) throw new Error('missing summary');
+    return (['plain', 'plain-same'] as const).map((baseline) => {
+      const plain = summaries.find((s) => s.scenario === scenario.name && s.server === baseline);
+      if (plain === undefined) throw new Error('missing summary');
+      return {
+        scenario: scenario.name,
+        baseline,
+        throughput: charter.requestsPerSecond / plain.requestsPerSecond,
+        cpuPerRequest: charter.serverCpuMicrosPerRequest / plain.serverCpuMicrosPerRequest,
+      };
+    });
   });
 }
 
@@ -302,13 +321,13 @@ function table(summaries: readonly Summary[], ratioList: readonly Ratio[]): stri
     'server CPU µs/req',
     'server cores',
     'errors',
-    'Charter/plain',
+    'Charter/this server',
   ];
   const rows: string[][] = [];
   for (const s of summaries) {
-    const ratio = ratioList.find((r) => r.scenario === s.scenario);
+    const ratio = ratioList.find((r) => r.scenario === s.scenario && r.baseline === s.server);
     const ratioText =
-      s.server === 'charter' && ratio !== undefined
+      ratio !== undefined
         ? `req/s ×${ratio.throughput.toFixed(2)}, CPU/req ×${ratio.cpuPerRequest.toFixed(2)}`
         : '';
     rows.push([
@@ -351,13 +370,14 @@ export async function runHttpBench(): Promise<void> {
     const runs: RunResult[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const scenario of SCENARIOS) {
-        // Alternate which server goes first, so drift in machine load hits both alike.
-        const order = (round + SCENARIOS.indexOf(scenario)) % 2 === 0 ? servers : [...servers].reverse();
+        // Rotate which server goes first, so drift in machine load hits all alike.
+        const shift = (round + SCENARIOS.indexOf(scenario)) % servers.length;
+        const order = [...servers.slice(shift), ...servers.slice(0, shift)];
         for (const server of order) {
           const run = await measure(server, scenario, round);
           runs.push(run);
           console.log(
-            `  round ${round} ${scenario.name.padEnd(26)} ${server.kind.padEnd(7)} ` +
+            `  round ${round} ${scenario.name.padEnd(26)} ${server.kind.padEnd(10)} ` +
               `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s ` +
               `${run.serverCpuMicrosPerRequest.toFixed(1).padStart(6)} µs/req ` +
               `(server ${run.serverCores.toFixed(2)} cores, ${run.errors} errors)`,
@@ -370,7 +390,7 @@ export async function runHttpBench(): Promise<void> {
     console.log(`\n${table(summaries, ratioList)}\n`);
     console.log(
       'req/s and CPU µs/req are medians of the rounds; CPU is the server process (utime + stime from ' +
-        '/proc), divided by the requests it completed. Ratios are Charter over plain.',
+        '/proc), divided by the requests it completed. Ratios are Charter over the server of that row.',
     );
     mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
     writeFileSync(

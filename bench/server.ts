@@ -1,5 +1,5 @@
 /**
- * One benchmark server in its own process: `bun bench/server.ts charter|plain <port>`.
+ * One benchmark server in its own process: `bun bench/server.ts charter|plain|plain-same <port>`.
  * Listens on 127.0.0.1 (port 0 picks a free one) and prints `ready <port>` once listening.
  * Exits on SIGTERM/SIGINT, when its parent goes away, or after BENCH_SERVER_MAX_SECONDS (default 600).
  */
@@ -10,8 +10,12 @@ const HOSTNAME = '127.0.0.1';
 
 const kind = process.argv[2];
 const port = Number(process.argv[3] ?? 0);
-if ((kind !== 'charter' && kind !== 'plain') || !Number.isInteger(port) || port < 0) {
-  console.error('usage: bun bench/server.ts charter|plain <port>');
+if (
+  (kind !== 'charter' && kind !== 'plain' && kind !== 'plain-same') ||
+  !Number.isInteger(port) ||
+  port < 0
+) {
+  console.error('usage: bun bench/server.ts charter|plain|plain-same <port>');
   process.exit(2);
 }
 
@@ -24,7 +28,11 @@ if (kind === 'charter') {
   stop = () => server.close(1000);
   listening = server.port;
 } else {
-  const server = Bun.serve({ port, hostname: HOSTNAME, fetch: plainHandler() });
+  const server = Bun.serve({
+    port,
+    hostname: HOSTNAME,
+    fetch: plainHandler({ sameWork: kind === 'plain-same' }),
+  });
   stop = () => server.stop(true);
   listening = server.port ?? port;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
