@@ -5,6 +5,7 @@
 import { concatBytes, parseContentLength } from '../security/body-limit.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { appendVary, mergeVary } from '../pipeline/response-headers.ts';
+import { isStreamedMediaType } from './streamed-media.ts';
 
 /** A content coding this helper can produce, by its HTTP name (IANA content coding registry). */
 export type ContentCoding = 'zstd' | 'br' | 'gzip' | 'deflate';
@@ -129,11 +130,11 @@ const COMPRESSIBLE_TYPES: ReadonlySet<string> = new Set([
 /**
  * The default compression filter. Text, JSON, XML, JavaScript, SVG and other `+json`/`+xml` types
  * are compressed; images (but SVG, BMP, ICO), audio, video, archives, woff/woff2 and PDF (whose
- * streams are already deflated) are not. `text/event-stream` is left alone: a compressor holds
- * events back until it has a block's worth, which defeats streaming.
+ * streams are already deflated) are not. Streamed sequences (`text/event-stream`, NDJSON) are left
+ * alone: a compressor holds items back until it has a block's worth, which defeats streaming.
  */
 export function isCompressibleMediaType(mediaType: string): boolean {
-  if (mediaType === 'text/event-stream') return false;
+  if (isStreamedMediaType(mediaType)) return false;
   if (mediaType.startsWith('text/')) return true;
   if (mediaType.endsWith('+json') || mediaType.endsWith('+xml')) return true;
   return COMPRESSIBLE_TYPES.has(mediaType);

@@ -5,6 +5,7 @@
 import { encodeBase64Url } from '../security/index.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
 import { contentLengthOf, mediaTypeOf, readBodyUpTo } from './compression.ts';
+import { isStreamedMediaType } from './streamed-media.ts';
 
 /** Options of `etag()`. */
 export interface EtagOptions {
@@ -127,8 +128,8 @@ async function tagResponse(
   let out = response;
   let tag = response.headers.get('etag');
   if (tag === null) {
-    // An event stream never ends: waiting for it to hash it would hold every event back.
-    if (mediaTypeOf(response.headers.get('content-type')) === 'text/event-stream') return undefined;
+    // An event stream or NDJSON feed may never end: waiting for it to hash it would hold every item back.
+    if (isStreamedMediaType(mediaTypeOf(response.headers.get('content-type')))) return undefined;
     const length = contentLengthOf(response.headers);
     if (length !== undefined && length > resolved.maxBytes) return undefined;
     let bytes = new Uint8Array(0);
