@@ -225,6 +225,7 @@ const CORE_LAYERS: Readonly<Record<string, number>> = {
   pipeline: 3,
   middleware: 4,
   auth: 4,
+  websocket: 4,
   app: 5,
   builtins: 5,
 };

@@ -1,6 +1,7 @@
 import { type App, InternalError, renderError } from '@charter/core';
 import { nativeRoutes } from './native-routes.ts';
 import { onTerminationSignals } from './signals.ts';
+import { type BunWsData, BunWsSessions, serverLimits } from './websocket.ts';
 
 export interface BunServeOptions {
   /** Default 3000; 0 picks a free port. */
@@ -20,8 +21,11 @@ export interface BunServer {
   readonly hostname: string;
   readonly url: string;
   /** The underlying `Bun.Server`, for what this adapter does not cover. */
-  readonly server: ReturnType<typeof Bun.serve>;
-  /** Graceful stop: refuse new connections, drain in-flight requests, then close. */
+  readonly server: Bun.Server<BunWsData>;
+  /**
+   * Graceful stop: refuse new connections, close open WebSockets with 1001 (RFC 6455 §7.4.1), drain
+   * in-flight requests, then close.
+   */
   close(timeoutMs?: number): Promise<void>;
 }
 
@@ -35,14 +39,17 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
   const timeoutMs = app.options.requestTimeoutMs;
   // The app's own timeout must fire before Bun's idle timer cuts the connection.
   const idleTimeout = timeoutMs === 0 ? 0 : Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(timeoutMs / 1000) + 5);
-  const server = Bun.serve({
+  // WebSocket routes (`app.ws`) must be registered before serve(): Bun's limits are fixed here.
+  const sockets = new BunWsSessions(app, serverLimits(app.wsRoutes()).maxPayloadLength);
+  const server: Bun.Server<BunWsData> = Bun.serve({
     port: options.port ?? 3000,
     hostname: options.hostname ?? '127.0.0.1',
     idleTimeout,
     // The app enforces its own body limit with a problem document; Bun's cap must not be lower.
     maxRequestBodySize: Math.max(app.options.bodyLimitBytes + 1, 128 * 1024 * 1024),
-    routes: options.nativeRoutes === false ? {} : nativeRoutes(app),
-    fetch: app.handle,
+    routes: options.nativeRoutes === false ? {} : nativeRoutes(app, (handler) => sockets.wrap(handler)),
+    fetch: sockets.wrap(app.handle),
+    websocket: sockets.handler(),
     error(error) {
       app.logger.error('Bun.serve error handler reached', { error });
       // The catalog's 500 problem, redacted: the thrown error is logged, never sent.
@@ -60,7 +67,8 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
       removeSignals();
       // Stop listening at once; requests already accepted keep running while the app drains them.
       const stopped = server.stop(false);
-      await app.shutdown(timeout, 'server closed');
+      sockets.closeAll();
+      await Promise.all([app.shutdown(timeout, 'server closed'), sockets.settled(Math.min(timeout, 5000))]);
       await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 50))]);
       await server.stop(true);
     })();

@@ -13,3 +13,4 @@ export { RouteDefinitionError } from './router/index.ts';
 export * from './schema/index.ts';
 export * from './security/index.ts';
 export * from './types/index.ts';
+export * from './websocket/index.ts';

@@ -4,6 +4,7 @@
  * a response body, none of which may crash the process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { App } from '@charter/core';
 import {
   BadRequestError,
@@ -12,11 +13,13 @@ import {
   RequestTimeoutError,
   renderError,
   setRequestPeer,
+  takeWsUpgrade,
 } from '@charter/core';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
 import { toWebRequest } from './request.ts';
 import { type BodyHandle, writeResponse } from './response.ts';
+import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
 
 /** A `node:http` request listener, for `http.createServer(handler)` or `server.on('request', handler)`. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -25,6 +28,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface HandlerSettings {
   /** `host:port` used when the Host header is missing or malformed; default: the socket's local address. */
   fallbackAuthority?: string;
+  /** Where `serve()` tracks open WebSocket connections; without it, upgrades are not handled. */
+  sockets?: NodeWsSessions;
 }
 
 /**
@@ -50,22 +55,41 @@ export const pathOf = (url: string | undefined): string => {
 
 /** Builds the listener; `toNodeHandler(app)` is `createHandler(app)`. */
 export function createHandler(app: App, settings: HandlerSettings = {}): NodeHandler {
-  return (req, res) => {
-    handle(app, settings, req, res).catch((error: unknown) => {
-      // Last line of defence: nothing thrown while answering may take the process down.
-      app.logger.error('The Node adapter failed to answer a request', {
-        method: req.method,
-        path: pathOf(req.url),
-        error,
-      });
-      if (!res.headersSent && !res.destroyed) {
-        res.statusCode = 500;
-        res.end();
-      } else {
-        res.destroy();
-      }
+  return (req, res) => run(app, settings, req, res, undefined);
+}
+
+/**
+ * The `upgrade` event listener: the request is answered by the same steps as any other, on a
+ * one-shot ServerResponse; a WebSocket handshake the app accepted switches the socket instead.
+ */
+export function createUpgradeHandler(
+  app: App,
+  settings: HandlerSettings,
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => run(app, settings, req, upgradeResponse(req, socket), { socket, head });
+}
+
+function run(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upgrade: UpgradeSocket | undefined,
+): void {
+  handle(app, settings, req, res, upgrade).catch((error: unknown) => {
+    // Last line of defence: nothing thrown while answering may take the process down.
+    app.logger.error('The Node adapter failed to answer a request', {
+      method: req.method,
+      path: pathOf(req.url),
+      error,
     });
-  };
+    if (!res.headersSent && !res.destroyed) {
+      res.statusCode = 500;
+      res.end();
+    } else {
+      res.destroy();
+    }
+  });
 }
 
 async function handle(
@@ -73,6 +97,7 @@ async function handle(
   settings: HandlerSettings,
   req: IncomingMessage,
   res: ServerResponse,
+  upgrade: UpgradeSocket | undefined,
 ): Promise<void> {
   const started = performance.now();
   const method = req.method ?? 'GET';
@@ -154,6 +179,19 @@ async function handle(
     // The client left while the app worked: nobody will read this body.
     await response.body?.cancel().catch(() => {});
     return;
+  }
+  const accepted = takeWsUpgrade(request, response);
+  if (accepted !== undefined) {
+    if (upgrade !== undefined && settings.sockets !== undefined) {
+      acceptUpgrade(app, res, accepted, upgrade, settings.sockets, peer);
+      return;
+    }
+    // A handshake that reached a plain request listener (toNodeHandler without an 'upgrade' listener).
+    const error = new HttpError({
+      status: 501,
+      detail: 'This server does not handle WebSocket upgrades; serve the app with serve() from charter/node',
+    });
+    response = problemResponse(error, production);
   }
 
   try {

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App } from '@charter/core';
 import { createClientErrorHandler } from './client-error.ts';
-import { createHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
+import { createHandler, createUpgradeHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
 import { formatHost } from './request.ts';
 import { exitAfterShutdown, onShutdownSignal } from './signals.ts';
 import { resolveServeOptions, type ServeOptions, type ServeSettings } from './serve-options.ts';
+import { NodeWsSessions } from './websocket.ts';
 
 /** A listening server, as `serve()` resolves it. */
 export interface RunningServer {
@@ -59,7 +60,8 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   const inFlight = new Map<Duplex, ServerResponse>();
   let draining = false;
   // Filled in once listening; read per request (only when the Host header cannot be used).
-  const handlerSettings: HandlerSettings = {};
+  const sockets = new NodeWsSessions();
+  const handlerSettings: HandlerSettings = { sockets };
   const handler = createHandler(app, handlerSettings);
   const server = createServer(
     {
@@ -81,6 +83,9 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
     },
   );
   server.maxHeadersCount = nodeMaxHeadersCount(app.options.maxHeaderCount);
+  // Only with WebSocket routes (registered before serve()): with an 'upgrade' listener, Node hands it
+  // every request carrying Upgrade; without one, such requests are plain requests (RFC 9110 §7.8).
+  if (app.wsRoutes().length > 0) server.on('upgrade', createUpgradeHandler(app, handlerSettings));
   server.on(
     'clientError',
     createClientErrorHandler(app, (socket) => inFlight.get(socket)),
@@ -108,6 +113,8 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
       draining = true;
       // Sets the app draining at once: requests that still arrive on open connections get a 503.
       const appStopped = app.shutdown(timeoutMs, reason);
+      // RFC 6455 §7.4.1: 1001, the server is going away; each socket ends once its peer answers.
+      sockets.closeAll();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => {
@@ -119,6 +126,7 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
         }
         for (const res of inFlight.values()) markEndedByServer(res, 503);
         server.closeAllConnections();
+        sockets.terminateAll();
       }, timeoutMs);
       try {
         await Promise.all([appStopped, serverClosed]);

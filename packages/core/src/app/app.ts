@@ -22,6 +22,8 @@ import { type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './o
 import type { PluginInstalledListener } from './plugins.ts';
 import { Registry } from './registry.ts';
 import { Scope } from './scope.ts';
+import { introspectWithWs, registerWsRoute, type WsRouteInfo, wsRoutesOf } from '../websocket/route.ts';
+import type { WsHandler } from '../websocket/types.ts';
 
 /** Base URL of requests made with `app.request('/path')`: never a real host. */
 export const IN_PROCESS_ORIGIN = 'http://charter.local';
@@ -151,7 +153,22 @@ export class App extends Scope {
 
   /** Every registered route, in registration order. */
   introspect(): IntrospectedRoute[] {
-    return this.registry.records.map(introspectRoute);
+    return introspectWithWs(this.registry, this.registry.records.map(introspectRoute));
+  }
+
+  /**
+   * A WebSocket route: the upgrade request passes the app's hooks, then the handshake checks, the
+   * Origin check and `beforeUpgrade`; a runtime adapter (`charter/bun`, `charter/node`) switches the
+   * connection. The path may not also be an HTTP GET route.
+   */
+  ws<const P extends string>(path: P, handler: WsHandler<P>): this {
+    registerWsRoute(this, path, handler as WsHandler);
+    return this;
+  }
+
+  /** For runtime adapters: the WebSocket routes, with their resolved limits. */
+  wsRoutes(): readonly WsRouteInfo[] {
+    return wsRoutesOf(this.registry);
   }
 
   /**

@@ -1,0 +1,246 @@
+/**
+ * `app.ws` over real sockets: Bun's built-in WebSocket client against `charter/bun` serve and
+ * `charter/node` serve (in this Bun process, node:http is Bun's implementation), and raw TCP frames
+ * against the Node adapter's own RFC 6455 implementation.
+ */
+import { afterEach, describe, expect, test } from 'bun:test';
+import { App, UnauthorizedError } from '@charter/core';
+import { serve as serveBun } from '@charter/bun';
+import { serve as serveNode } from '@charter/node';
+import { wsRateLimit } from '@charter/websocket';
+import { Client, HANDSHAKE_LINES, Raw, within } from './support.ts';
+
+interface Server {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const started: Server[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.close()));
+});
+
+const adapters = {
+  bun: async (app: App): Promise<Server> => serveBun(app, { port: 0, signals: false }),
+  node: async (app: App): Promise<Server> => serveNode(app, { port: 0, signals: false }),
+};
+
+/** The app every adapter test serves. */
+function testApp(events: string[] = []) {
+  const app = new App({ logger: false });
+  app.use({
+    preBody: (ctx) => {
+      if (ctx.route.path === '/private' && ctx.headers.authorization !== 'Bearer ok')
+        throw new UnauthorizedError();
+    },
+  });
+  app.get('/hello', { responses: { 200: {} } }, () => ({ status: 200 }));
+  app.ws('/echo/:room', {
+    allowedSubprotocols: ['chat.v2', 'chat.v1'],
+    maxPayloadLength: 1000,
+    open(conn, ctx) {
+      events.push(`open ${ctx.params.room} ${conn.protocol}`);
+    },
+    message(conn, message) {
+      if (message === 'close-me') conn.close(4001, 'asked');
+      else conn.send(message);
+    },
+    close(_conn, code, reason) {
+      events.push(`close ${code} ${reason}`);
+    },
+  });
+  app.ws('/private', { open: (conn) => void conn.send('welcome') });
+  app.ws('/limited', {
+    beforeUpgrade: wsRateLimit({ windowMs: 60_000, max: 1 }),
+    open: (conn) => void conn.send('in'),
+  });
+  app.ws('/boom', {
+    message() {
+      throw new Error('handler bug');
+    },
+    error(_conn, error) {
+      events.push(`error ${(error as Error).message}`);
+    },
+  });
+  return app;
+}
+
+async function start(name: keyof typeof adapters, app: App): Promise<Server> {
+  const server = await adapters[name](app);
+  started.push(server);
+  return server;
+}
+
+const wsUrl = (server: Server, path: string) => `ws://127.0.0.1:${server.port}${path}`;
+
+async function handshakeStatus(server: Server, path: string, extra: string[] = []) {
+  const raw = await Raw.open(server.port);
+  raw.socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${[...HANDSHAKE_LINES, ...extra].join('\r\n')}\r\n\r\n`,
+  );
+  const head = await raw.head();
+  raw.socket.destroy();
+  return head;
+}
+
+for (const name of ['bun', 'node'] as const) {
+  describe(`app.ws on charter/${name}`, () => {
+    test('echoes text and binary, with the negotiated subprotocol and typed params', async () => {
+      const events: string[] = [];
+      const server = await start(name, testApp(events));
+      const client = new Client(wsUrl(server, '/echo/lobby'), ['chat.v1', 'chat.v2']);
+      await within(client.opened, 3000, 'open');
+      expect(client.ws.protocol).toBe('chat.v2');
+      client.ws.send('héllo');
+      client.ws.send(new Uint8Array([0, 1, 255]));
+      expect(await client.message(0)).toBe('héllo');
+      expect(new Uint8Array((await client.message(1)) as ArrayBuffer)).toEqual(new Uint8Array([0, 1, 255]));
+      client.ws.close(4100, 'bye');
+      expect(await within(client.closed, 3000, 'close')).toMatchObject({ code: 4100 });
+      await within(
+        (async () => {
+          while (!events.some((e) => e.startsWith('close'))) await Bun.sleep(5);
+        })(),
+        3000,
+        'server close',
+      );
+      expect(events).toEqual(['open lobby chat.v2', 'close 4100 bye']);
+    });
+
+    test('a server close reaches the client with its code and reason', async () => {
+      const server = await start(name, testApp());
+      const client = new Client(wsUrl(server, '/echo/a'));
+      await within(client.opened, 3000, 'open');
+      client.ws.send('close-me');
+      expect(await within(client.closed, 3000, 'close')).toEqual({ code: 4001, reason: 'asked' });
+    });
+
+    test('a message over maxPayloadLength closes with 1009', async () => {
+      const server = await start(name, testApp());
+      const client = new Client(wsUrl(server, '/echo/a'));
+      await within(client.opened, 3000, 'open');
+      client.ws.send('x'.repeat(1001));
+      expect((await within(client.closed, 3000, 'close')).code).toBe(1009);
+    });
+
+    test('a throwing message phase runs error, then closes with 1011', async () => {
+      const events: string[] = [];
+      const server = await start(name, testApp(events));
+      const client = new Client(wsUrl(server, '/boom'));
+      await within(client.opened, 3000, 'open');
+      client.ws.send('x');
+      expect((await within(client.closed, 3000, 'close')).code).toBe(1011);
+      expect(events).toContain('error handler bug');
+    });
+
+    test('a foreign Origin is refused 403 before the upgrade; the own origin connects', async () => {
+      const server = await start(name, testApp());
+      const refused = await handshakeStatus(server, '/echo/a', ['Origin: https://evil.example']);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      const client = new Client(wsUrl(server, '/echo/a'), undefined, {
+        origin: `http://127.0.0.1:${server.port}`,
+      });
+      await within(client.opened, 3000, 'open');
+      client.ws.close();
+    });
+
+    test('app.use hooks refuse the upgrade (401); with credentials it connects', async () => {
+      const server = await start(name, testApp());
+      const refused = await handshakeStatus(server, '/private');
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+      const client = new Client(wsUrl(server, '/private'), undefined, { authorization: 'Bearer ok' });
+      expect(await client.message(0)).toBe('welcome');
+      client.ws.close();
+    });
+
+    test('wsRateLimit answers the second upgrade with 429 and Retry-After', async () => {
+      const server = await start(name, testApp());
+      const first = new Client(wsUrl(server, '/limited'));
+      expect(await first.message(0)).toBe('in');
+      const second = await handshakeStatus(server, '/limited');
+      expect(second.status).toBe(429);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+      first.ws.close();
+    });
+
+    test('a plain GET to a WebSocket path gets 426; other routes still answer over HTTP', async () => {
+      const server = await start(name, testApp());
+      const plain = await fetch(`http://127.0.0.1:${server.port}/echo/a`);
+      expect(plain.status).toBe(426);
+      expect(plain.headers.get('upgrade')).toBe('websocket');
+      expect((await plain.json()) as object).toMatchObject({ status: 426, title: 'Upgrade Required' });
+      const upgradeToHttp = await handshakeStatus(server, '/hello');
+      expect(upgradeToHttp.status).toBe(200);
+    });
+
+    test('shutdown closes open sockets with 1001', async () => {
+      const server = await adapters[name](testApp());
+      const client = new Client(wsUrl(server, '/echo/a'));
+      await within(client.opened, 3000, 'open');
+      const closing = server.close();
+      expect((await within(client.closed, 3000, 'close')).code).toBe(1001);
+      await within(closing, 5000, 'server close');
+    });
+  });
+}
+
+describe('the Node adapter speaks RFC 6455 on raw TCP', () => {
+  async function upgraded(): Promise<Raw> {
+    const server = await start('node', testApp());
+    const raw = await Raw.open(server.port);
+    await raw.upgrade('/echo/a');
+    return raw;
+  }
+
+  test('a masked text frame is echoed unmasked; a ping gets a pong with the same data', async () => {
+    const raw = await upgraded();
+    raw.frame(0x1, 'hi');
+    raw.frame(0x9, 'ping!');
+    await raw.until(() => raw.frames().length >= 2, 'two frames');
+    // The pong may overtake the echo: it is written at once, the message waits for the open phase.
+    const echo = raw.frames().find((f) => f.opcode === 0x1);
+    const pong = raw.frames().find((f) => f.opcode === 0xa);
+    expect([echo?.opcode, new TextDecoder().decode(echo?.payload), echo?.masked]).toEqual([0x1, 'hi', false]);
+    expect([pong?.opcode, new TextDecoder().decode(pong?.payload)]).toEqual([0xa, 'ping!']);
+    raw.socket.destroy();
+  });
+
+  test('fragmented messages with an interleaved ping are reassembled', async () => {
+    const raw = await upgraded();
+    raw.frame(0x1, 'frag', { fin: false });
+    raw.frame(0x9, '');
+    raw.frame(0x0, 'mented');
+    await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 'the echo');
+    expect(new TextDecoder().decode(raw.frames().find((f) => f.opcode === 0x1)?.payload)).toBe('fragmented');
+    raw.socket.destroy();
+  });
+
+  test('a Close is echoed with its code and the server ends the connection', async () => {
+    const raw = await upgraded();
+    raw.frame(0x8, new Uint8Array([0x0f, 0xa0, 0x62]));
+    expect(await raw.closeCode()).toBe(4000);
+    await within(raw.ended, 3000, 'the TCP close');
+  });
+
+  const cases: [string, (raw: Raw) => void, number][] = [
+    ['an unmasked frame', (raw) => raw.frame(0x1, 'x', { unmasked: true }), 1002],
+    ['a reserved opcode', (raw) => raw.frame(0x3, 'x'), 1002],
+    ['a reserved bit', (raw) => raw.frame(0x1, 'x', { rsv: 4 }), 1002],
+    ['invalid UTF-8 in text', (raw) => raw.frame(0x1, new Uint8Array([0xc3, 0x28])), 1007],
+    ['an oversized control frame', (raw) => raw.frame(0x9, new Uint8Array(126)), 1002],
+    ['a fragmented control frame', (raw) => raw.frame(0x9, 'x', { fin: false }), 1002],
+    ['a continuation with no message', (raw) => raw.frame(0x0, 'x'), 1002],
+    ['a Close with an invalid code', (raw) => raw.frame(0x8, new Uint8Array([0x03, 0xed])), 1002],
+  ];
+  for (const [what, send, code] of cases) {
+    test(`${what} closes the connection with ${code}`, async () => {
+      const raw = await upgraded();
+      send(raw);
+      expect(await raw.closeCode()).toBe(code);
+      await within(raw.ended, 3000, 'the TCP close');
+    });
+  }
+});

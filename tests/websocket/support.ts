@@ -1,0 +1,131 @@
+/** Helpers for the WebSocket adapter tests: a promise-based client over Bun's WebSocket, and raw TCP. */
+import { connect, type Socket } from 'node:net';
+import { encodeWsFrame, WsFrameParser, type WsFrame } from '@charter/core';
+
+export const HANDSHAKE_LINES = [
+  'Upgrade: websocket',
+  'Connection: Upgrade',
+  'Sec-WebSocket-Version: 13',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+];
+
+/** Rejects when `promise` does not settle within `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A Bun WebSocket client whose events are awaited one at a time. */
+export class Client {
+  readonly ws: WebSocket;
+  readonly messages: (string | ArrayBuffer)[] = [];
+  readonly opened: Promise<void>;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  #waiters: (() => void)[] = [];
+
+  constructor(url: string, protocols?: string[], headers?: Record<string, string>) {
+    this.ws = new WebSocket(url, { protocols, headers } as never);
+    this.ws.binaryType = 'arraybuffer';
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.addEventListener('open', () => resolve());
+      this.ws.addEventListener('error', () => reject(new Error('WebSocket error before open')));
+    });
+    this.opened.catch(() => {});
+    this.closed = new Promise((resolve) => {
+      this.ws.addEventListener('close', (event) => resolve({ code: event.code, reason: event.reason }));
+    });
+    this.ws.addEventListener('message', (event) => {
+      this.messages.push(event.data as string | ArrayBuffer);
+      for (const waiter of this.#waiters.splice(0)) waiter();
+    });
+  }
+
+  /** The n-th message (0-based), waiting for it. */
+  async message(n: number): Promise<string | ArrayBuffer> {
+    while (this.messages.length <= n) {
+      await within(new Promise<void>((resolve) => this.#waiters.push(resolve)), 3000, `message ${n}`);
+    }
+    return this.messages[n] as string | ArrayBuffer;
+  }
+}
+
+/** A raw TCP connection: sends bytes, collects everything received. */
+export class Raw {
+  readonly socket: Socket;
+  received = Buffer.alloc(0);
+  readonly ended: Promise<void>;
+  #waiters: (() => void)[] = [];
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.on('data', (chunk: Buffer) => {
+      this.received = Buffer.concat([this.received, chunk]);
+      for (const waiter of this.#waiters.splice(0)) waiter();
+    });
+    this.ended = new Promise((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => {});
+  }
+
+  static open(port: number): Promise<Raw> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new Raw(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  async until(predicate: () => boolean, what: string): Promise<void> {
+    while (!predicate()) {
+      await within(new Promise<void>((resolve) => this.#waiters.push(resolve)), 3000, what);
+    }
+  }
+
+  /** Reads an HTTP response head (status and headers) and returns the bytes after it. */
+  async head(): Promise<{ status: number; headers: Map<string, string>; rest: Buffer }> {
+    await this.until(() => this.received.includes('\r\n\r\n'), 'a response head');
+    const end = this.received.indexOf('\r\n\r\n');
+    const lines = this.received.subarray(0, end).toString('latin1').split('\r\n');
+    const status = Number(lines[0]?.split(' ')[1]);
+    const headers = new Map<string, string>();
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+    }
+    return { status, headers, rest: this.received.subarray(end + 4) };
+  }
+
+  /** Performs a handshake on `path`; resolves once the 101 arrived. */
+  async upgrade(path: string): Promise<void> {
+    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${HANDSHAKE_LINES.join('\r\n')}\r\n\r\n`);
+    const { status } = await this.head();
+    if (status !== 101) throw new Error(`expected 101, got ${status}`);
+    this.received = this.received.subarray(this.received.indexOf('\r\n\r\n') + 4);
+  }
+
+  /** Sends a frame, masked unless `unmasked`. */
+  frame(
+    opcode: number,
+    payload: Uint8Array | string = new Uint8Array(0),
+    options: { fin?: boolean; rsv?: number; unmasked?: boolean } = {},
+  ): void {
+    const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+    const mask = options.unmasked === true ? undefined : new Uint8Array([1, 2, 3, 4]);
+    this.socket.write(encodeWsFrame({ opcode, payload: bytes, mask, fin: options.fin, rsv: options.rsv }));
+  }
+
+  /** The frames the server sent (after the handshake). */
+  frames(): WsFrame[] {
+    return new WsFrameParser({ maxPayloadLength: 1 << 24, requireMask: false, forbidMask: true }).push(
+      new Uint8Array(this.received),
+    );
+  }
+
+  /** Waits for the server's Close frame and returns its code. */
+  async closeCode(): Promise<number> {
+    await this.until(() => this.frames().some((f) => f.opcode === 0x8), 'a Close frame');
+    const close = this.frames().find((f) => f.opcode === 0x8) as WsFrame;
+    return ((close.payload[0] as number) << 8) | (close.payload[1] as number);
+  }
+}
