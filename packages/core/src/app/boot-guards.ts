@@ -19,7 +19,8 @@ export type SecurityIssueCode =
   | 'csrf-missing'
   | 'auth-missing'
   | 'auth-unenforced'
-  | 'proxy-posture-missing';
+  | 'proxy-posture-missing'
+  | 'insecure-in-production';
 
 /** Thrown by `assertSecureConfig` (and at boot) in production when an `error` issue is found. */
 export class InsecureConfigError extends Error {
@@ -94,6 +95,16 @@ export function collectSecurityIssues(
       });
     }
     for (const traits of route.traits) {
+      if (production) {
+        for (const reason of traits.insecureInProduction ?? []) {
+          issues.push({
+            code: 'insecure-in-production',
+            severity: 'error',
+            route: name,
+            message: `${name}: ${reason}`,
+          });
+        }
+      }
       if (seenSecrets.has(traits)) continue;
       seenSecrets.add(traits);
       issues.push(...secretIssues(traits, production, name));

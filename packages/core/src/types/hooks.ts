@@ -86,6 +86,11 @@ export interface HookTraits {
   replaysResponses?: boolean;
   /** Secrets the hooks rely on (session, CSRF or webhook keys); the boot guards check their strength. */
   secrets?: readonly { readonly where: string; readonly value: string | Uint8Array }[];
+  /**
+   * Reasons the route these hooks cover must not be served in production (e.g. an agent card whose url
+   * is not https); a production App refuses to boot with them (`insecure-in-production`).
+   */
+  insecureInProduction?: readonly string[];
 }
 
 /** The part of a CORS policy the App's guards need. */
