@@ -2,7 +2,8 @@
  * @module charter — everything in one import: the runtime-neutral core (contracts, routing, errors,
  * security helpers, auth) re-exported from `@charter/core`, plus the runtime-neutral feature modules,
  * which are also their own subpaths (`charter/jwt`, `charter/jwk`, `charter/session`, `charter/hashing`,
- * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`, `charter/mcp`). Runtime adapters are only
+ * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`, `charter/mcp`, `charter/a2a`,
+ * `charter/streaming`, `charter/websocket`). Runtime adapters are only
  * subpaths (`charter/bun`, `charter/node`).
  *
  * `App` here is the core App plus the routes derived from the contract (the `openapi` and `docs`
@@ -10,6 +11,7 @@
  * imports.
  */
 export * from '@charter/core';
+export * from '@charter/a2a';
 export * from '@charter/client';
 export * from '@charter/docs';
 export * from '@charter/hashing';
@@ -19,4 +21,6 @@ export * from '@charter/mcp';
 export * from '@charter/openapi';
 export * from '@charter/pagination';
 export * from '@charter/session';
+export * from '@charter/streaming';
+export * from '@charter/websocket';
 export { App, type AppOptions, createApp, type DocsRouteOptions } from '@charter/app';
