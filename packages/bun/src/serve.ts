@@ -1,5 +1,5 @@
 import { type App, InternalError, renderError } from '@charter/core';
-import { nativeRoutes } from './native-routes.ts';
+import { isNativePath, nativeRoutes } from './native-routes.ts';
 import { onTerminationSignals } from './signals.ts';
 import { type BunWsData, BunWsSessions, serverLimits } from './websocket.ts';
 
@@ -40,15 +40,26 @@ export async function serve(app: App, options: BunServeOptions = {}): Promise<Bu
   // The app's own timeout must fire before Bun's idle timer cuts the connection.
   const idleTimeout = timeoutMs === 0 ? 0 : Math.min(MAX_IDLE_TIMEOUT_S, Math.ceil(timeoutMs / 1000) + 5);
   // WebSocket routes (`app.ws`) must be registered before serve(): Bun's limits are fixed here.
-  const sockets = new BunWsSessions(app, serverLimits(app.wsRoutes()).maxPayloadLength);
+  const wsRoutes = app.wsRoutes();
+  const sockets = new BunWsSessions(app, serverLimits(wsRoutes).maxPayloadLength);
+  const native = options.nativeRoutes !== false;
+  const wsPaths = new Set(wsRoutes.map((route) => route.path));
+  const upgradesAt = (method: string, path: string): boolean => method === 'GET' && wsPaths.has(path);
+  // A handshake reaches the router (fetch) when its path has parameters or the native table is off.
+  const routerUpgrades = wsRoutes.some((route) => !native || !isNativePath(route.path));
   const server: Bun.Server<BunWsData> = Bun.serve({
     port: options.port ?? 3000,
     hostname: options.hostname ?? '127.0.0.1',
     idleTimeout,
     // The app enforces its own body limit with a problem document; Bun's cap must not be lower.
     maxRequestBodySize: Math.max(app.options.bodyLimitBytes + 1, 128 * 1024 * 1024),
-    routes: options.nativeRoutes === false ? {} : nativeRoutes(app, (handler) => sockets.wrap(handler)),
-    fetch: sockets.wrap(app.handle),
+    routes: native
+      ? nativeRoutes(app, (handler, method, path) =>
+          upgradesAt(method, path) ? sockets.wrap(handler) : handler,
+        )
+      : {},
+    // Only requests that may be WebSocket handshakes pay for the upgrade step.
+    fetch: routerUpgrades ? sockets.wrap(app.handle) : app.handle,
     websocket: sockets.handler(),
     error(error) {
       app.logger.error('Bun.serve error handler reached', { error });
