@@ -37,11 +37,15 @@ export function unsupportedApiVersion(value: string): BadRequestError {
   });
 }
 
+const API_VERSION_HEADER_KEY = API_VERSION_HEADER.toLowerCase();
+
 /** The preBody hook that refuses a pinned version other than the current major. */
 export function apiVersionGuard(): Hooks {
   return {
     preBody(ctx) {
-      const value = ctx.request.headers.get(API_VERSION_HEADER);
+      // The raw header map, not ctx.request: no wrapped Request is built for this check.
+      const value =
+        (ctx.headers as Readonly<Record<string, string | undefined>>)[API_VERSION_HEADER_KEY] ?? null;
       if (!acceptsApiVersion(value)) throw unsupportedApiVersion(value ?? '');
     },
   };

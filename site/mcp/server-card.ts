@@ -237,7 +237,8 @@ export function serverCardRoute(options: ServerCardOptions): AnyRouteDefinition 
     handler: async (ctx) => {
       const { bytes, etag } = await representation();
       const headers = { etag, 'cache-control': SERVER_CARD_CACHE_CONTROL };
-      const ifNoneMatch = ctx.request.headers.get('if-none-match');
+      const ifNoneMatch =
+        (ctx.headers as Readonly<Record<string, string | undefined>>)['if-none-match'] ?? null;
       if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
         return new Response(null, { status: 304, headers });
       }

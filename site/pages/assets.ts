@@ -55,7 +55,7 @@ export function assetRoute(assets: ReadonlyMap<string, SiteAsset> = SITE_ASSETS)
           },
         });
       }
-      return answer(ctx.request, rep);
+      return answer(ctx, rep);
     },
   };
 }

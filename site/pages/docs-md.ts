@@ -8,7 +8,13 @@ import { type } from 'arktype';
 import type { ContentSite } from '../content/types.ts';
 import { markdownHeaders, markdownNotFoundResult } from './markdown-set.ts';
 import { absoluteUrl, type PagesOptions, resolvePagesOptions } from './options.ts';
-import { answer, type PageResult, type Representation, representation } from './representation.ts';
+import {
+  answer,
+  type PageResult,
+  type Representation,
+  representation,
+  type RequestHeaders,
+} from './representation.ts';
 import { markdownNotFoundSpec, markdownOk, notModified } from './route-specs.ts';
 
 /** The day `/docs-md` was deprecated (UTC midnight); the API index publishes it as `deprecatedAt`. */
@@ -75,9 +81,9 @@ const DEPRECATION_HEADERS: Record<string, ResponseHeaderSpec> = {
 export function docsMdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'docsMdRoutes');
   const reps = docsMdRepresentations(content, origin);
-  const serve = (request: Request, path: string): PageResult => {
+  const serve = (ctx: RequestHeaders, path: string): PageResult => {
     const rep = reps.get(path);
-    if (rep !== undefined) return answer(request, rep);
+    if (rep !== undefined) return answer(ctx, rep);
     const { deprecation, link } = deprecationHeaders(origin, path);
     return markdownNotFoundResult(
       content,
@@ -112,14 +118,14 @@ export function docsMdRoutes(options: PagesOptions): AnyRouteDefinition[] {
       path: '/docs-md',
       operationId: 'getLegacyDocsIndexMarkdown',
       summary: 'The docs section page as Markdown (deprecated; use /md/docs)',
-      handler: (ctx) => serve(ctx.request, ''),
+      handler: (ctx) => serve(ctx, ''),
     },
     {
       ...shared,
       path: '/docs-md/*path',
       operationId: 'getLegacyDocsMarkdown',
       summary: 'A docs page as Markdown (deprecated; use /md/docs/{path})',
-      handler: (ctx) => serve(ctx.request, ctx.params.path as string),
+      handler: (ctx) => serve(ctx, ctx.params.path as string),
     },
   ];
 }

@@ -108,6 +108,6 @@ export function llmsRoute(options: PagesOptions): AnyRouteDefinition {
       },
     },
     // No 404: the index is rendered when the route is built and is always there.
-    handler: (ctx) => answer(ctx.request, rep),
+    handler: (ctx) => answer(ctx, rep),
   };
 }

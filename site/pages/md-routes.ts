@@ -2,7 +2,7 @@
 import type { AnyRouteDefinition } from '@charter/core';
 import { markdownNotFoundResult, markdownRepresentations } from './markdown-set.ts';
 import { type PagesOptions, resolvePagesOptions } from './options.ts';
-import { answer, type PageResult } from './representation.ts';
+import { answer, type PageResult, type RequestHeaders } from './representation.ts';
 import { markdownNotFoundSpec, markdownOk, notModified } from './route-specs.ts';
 
 /** The page path the bare `/md` serves: the home page, as `/md/` + nothing would name. */
@@ -13,9 +13,9 @@ export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'mdRoutes');
   const reps = markdownRepresentations(content, origin);
   // The wildcard value is only ever a key of this map: no file is opened, so `..` cannot escape.
-  const serve = (request: Request, path: string, requested: string): PageResult => {
+  const serve = (ctx: RequestHeaders, path: string, requested: string): PageResult => {
     const rep = reps.get(path);
-    if (rep !== undefined) return answer(request, rep);
+    if (rep !== undefined) return answer(ctx, rep);
     return markdownNotFoundResult(content, origin, { requested, pagePath: path });
   };
   const responses = {
@@ -31,7 +31,7 @@ export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
       summary: 'The home page as Markdown (same as /md/index)',
       tags: ['markdown'],
       responses,
-      handler: (ctx) => serve(ctx.request, HOME_PAGE_PATH, '/md'),
+      handler: (ctx) => serve(ctx, HOME_PAGE_PATH, '/md'),
     },
     {
       method: 'GET',
@@ -46,7 +46,7 @@ export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
       responses,
       handler: (ctx) => {
         const path = ctx.params.path as string;
-        return serve(ctx.request, path, `/md/${path}`);
+        return serve(ctx, path, `/md/${path}`);
       },
     },
   ];

@@ -17,6 +17,8 @@ import {
   type PageResult,
   type Representation,
   representation,
+  requestHeader,
+  type RequestHeaders,
 } from './representation.ts';
 import {
   htmlNotFound,
@@ -69,8 +71,8 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
     });
   }
 
-  const negotiated = (request: Request, entry: PageEntry, choice: Negotiated): PageResult =>
-    answer(request, choice.type === 'text/markdown' ? entry.markdown : entry.html);
+  const negotiated = (ctx: RequestHeaders, entry: PageEntry, choice: Negotiated): PageResult =>
+    answer(ctx, choice.type === 'text/markdown' ? entry.markdown : entry.html);
 
   // An unknown page: the HTML not-found page for a client that takes HTML, else the Markdown one
   // (a client that accepts neither is more likely a program than a browser).
@@ -116,7 +118,7 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         tags: ['pages'],
         responses: htmlResponses,
         openapi: { exclude: true },
-        handler: (ctx) => negotiated(ctx.request, entry, negotiatePage(ctx.request.headers.get('accept'))),
+        handler: (ctx) => negotiated(ctx, entry, negotiatePage(requestHeader(ctx, 'accept'))),
       },
       {
         method: 'GET',
@@ -126,7 +128,7 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         tags: ['markdown'],
         responses: markdownResponses,
         openapi: { exclude: true },
-        handler: (ctx) => answer(ctx.request, entry.markdown),
+        handler: (ctx) => answer(ctx, entry.markdown),
       },
     );
   }
@@ -153,15 +155,13 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         if (rest.endsWith('.md')) {
           const pagePath = `${section}/${rest.slice(0, -'.md'.length)}`;
           const entry = entries.get(pagePath);
-          if (entry !== undefined) return answer(ctx.request, entry.markdown);
+          if (entry !== undefined) return answer(ctx, entry.markdown);
           return markdownNotFoundResult(content, origin, { requested, pagePath });
         }
         const pagePath = `${section}/${rest}`;
-        const choice = negotiatePage(ctx.request.headers.get('accept'));
+        const choice = negotiatePage(requestHeader(ctx, 'accept'));
         const entry = entries.get(pagePath);
-        return entry === undefined
-          ? notFound(choice, requested, pagePath)
-          : negotiated(ctx.request, entry, choice);
+        return entry === undefined ? notFound(choice, requested, pagePath) : negotiated(ctx, entry, choice);
       },
     });
   }

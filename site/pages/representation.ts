@@ -80,13 +80,27 @@ export function freezePairs(pairs: [string, string][]): [string, string][] {
   return Object.freeze(pairs) as [string, string][];
 }
 
+/** What the page answers read of a request: the context, whose `headers` is the raw header map. */
+export interface RequestHeaders {
+  readonly headers: unknown;
+}
+
+/**
+ * A request header field by its lower-case name, from the context's raw header map (repeated fields
+ * already joined with ", "). Reading it there rather than from `ctx.request` keeps the wrapped Request
+ * (its body guard and combined abort signal) from being built on every page view.
+ */
+export function requestHeader(ctx: RequestHeaders, name: string): string | null {
+  return (ctx.headers as Readonly<Record<string, string | undefined>>)[name] ?? null;
+}
+
 /**
  * The answer for a rendered representation: 304 without content when `If-None-Match` matches its
  * tag (weak comparison, `*` and lists, RFC 9110 §13.1.2), else 200 with the bytes. A GET route
  * also answers HEAD, where the condition applies the same way (RFC 9110 §13.1.2).
  */
-export function answer(request: Request, rep: Representation): PageResult {
-  const condition = request.headers.get('if-none-match');
+export function answer(ctx: RequestHeaders, rep: Representation): PageResult {
+  const condition = requestHeader(ctx, 'if-none-match');
   if (condition !== null && ifNoneMatchMatches(condition, rep.etag)) {
     return { status: 304, headers: rep.notModifiedHeaders };
   }

@@ -10,6 +10,7 @@
  * Both are Structured Field Lists (RFC 9651), so several policies on one request add list members.
  */
 import { clientIp } from '../pipeline/client-address.ts';
+import { contextClientIp } from '../pipeline/context.ts';
 import { InternalError, TooManyRequestsError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
 import type { AnyContext, Hooks } from '../types/index.ts';
@@ -350,7 +351,7 @@ export function rateLimit(options: RateLimitOptions): Hooks {
         `The rateLimit key function of policy "${name}" returned a ${typeof key}, not a string`,
       );
     }
-    const storeKey = `${name}:${key ?? clientIp(ctx.request) ?? UNKNOWN_CLIENT_KEY}`;
+    const storeKey = `${name}:${key ?? contextClientIp(ctx) ?? UNKNOWN_CLIENT_KEY}`;
     let answer: RateLimitHit | Promise<RateLimitHit>;
     try {
       answer = store.hit(storeKey, windowMs);

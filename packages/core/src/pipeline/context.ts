@@ -1,7 +1,7 @@
 import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { limitedRequest } from '../security/body-limit.ts';
-import { bindClientAddress, type ClientAddressResolver, linkRequest } from './client-address.ts';
+import { bindClientAddress, type ClientAddressResolver, clientIp, linkRequest } from './client-address.ts';
 import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
 
 /**
@@ -86,6 +86,15 @@ export class RequestContext {
     return this.#request;
   }
 
+  /**
+   * The client address of this request under the App's proxy posture (what `clientIp(ctx.request)`
+   * answers), without building the `ctx.request` wrapper: for hooks on every request (rate limits).
+   */
+  clientIp(): string | undefined {
+    const exchange = this.#exchange;
+    return exchange.clientAddress(exchange.request);
+  }
+
   /** True once the request timed out; the pipeline starts no further step. */
   get timedOut(): boolean {
     return this.#exchange.timedOut;
@@ -128,4 +137,12 @@ export class RequestContext {
   get pendingHeaders(): Headers | undefined {
     return this.#set?.headers;
   }
+}
+
+/**
+ * The client address of the request behind a context: read from the exchange when the context is the
+ * pipeline's own (no `ctx.request` wrapper is built), else through `clientIp(ctx.request)`.
+ */
+export function contextClientIp(ctx: { readonly request: Request }): string | undefined {
+  return ctx instanceof RequestContext ? ctx.clientIp() : clientIp(ctx.request);
 }
