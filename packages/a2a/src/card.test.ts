@@ -49,7 +49,15 @@ describe('productionCardUrlProblem', () => {
   });
 
   test('isLoopbackHostname knows localhost, 127/8 and ::1 only', () => {
-    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.9.9.9', '[::1]']) {
+    for (const host of [
+      'localhost',
+      'localhost.',
+      'api.localhost',
+      '127.0.0.1',
+      '127.9.9.9',
+      '[::1]',
+      new URL('https://[::ffff:127.0.0.1]/').hostname,
+    ]) {
       expect(isLoopbackHostname(host)).toBe(true);
     }
     for (const host of ['agent.example', '128.0.0.1', '127.example', '10.0.0.1']) {

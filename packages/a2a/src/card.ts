@@ -4,6 +4,7 @@
  * module has (no streaming, no push notifications, no extended card), and served with caching
  * (RFC 9111 `max-age`, RFC 9110 §8.8.3 strong ETag, §13.1.2 If-None-Match) and open CORS.
  */
+import { isLoopbackHost } from './client/url-policy.ts';
 import { A2A_JSONRPC_BINDING, A2A_PROTOCOL_VERSION } from './constants.ts';
 import type {
   A2aAgentCard,
@@ -69,12 +70,12 @@ function modes(input: Record<string, unknown>, field: string): string[] {
   return [...value];
 }
 
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]` (hostname as URL serialises it). */
+/**
+ * True for a loopback hostname as URL serialises it: `localhost`, `*.localhost` (a trailing dot too),
+ * 127.0.0.0/8, `[::1]` and IPv4-mapped forms such as `[::ffff:7f00:1]` (the client's rule, one source).
+ */
 export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
-  const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o));
+  return isLoopbackHost(hostname);
 }
 
 /** Why `url` may not be published by a production agent (https and not loopback), or undefined. */

@@ -18,6 +18,9 @@ export const A2A_DEFAULT_MAX_HISTORY = 50;
 /** Default `max-age` of the agent card's `Cache-Control`, in seconds. */
 export const A2A_DEFAULT_CARD_MAX_AGE_SECONDS = 300;
 
+/** Default longest run of one `onMessage` call, in ms (5 minutes); 0 in the option disables it. */
+export const A2A_DEFAULT_AGENT_TIMEOUT_MS = 300_000;
+
 /** Service-parameter name carrying the requested protocol version (header or query parameter). */
 export const A2A_VERSION_HEADER = 'A2A-Version';
 

@@ -16,6 +16,7 @@ describe('resolveA2aHandlerOptions', () => {
     expect(resolved.maxBodyBytes).toBe(262144);
     expect(resolved.maxHistory).toBe(50);
     expect(resolved.cardMaxAgeSeconds).toBe(300);
+    expect(resolved.agentTimeoutMs).toBe(300_000);
     expect(resolved.taskStore).toBeUndefined();
     expect(resolved.allowedOrigins.size).toBe(0);
     expect(Object.isFrozen(resolved)).toBe(true);
@@ -33,6 +34,8 @@ describe('resolveA2aHandlerOptions', () => {
       [{ maxBodyBytes: 0 }, /"maxBodyBytes"/],
       [{ maxHistory: 1.5 }, /"maxHistory"/],
       [{ cardMaxAgeSeconds: -1 }, /"cardMaxAgeSeconds"/],
+      [{ agentTimeoutMs: -1 }, /"agentTimeoutMs"/],
+      [{ agentTimeoutMs: 2 ** 31 }, /"agentTimeoutMs" must be an integer from 0 to 2147483647/],
       [{ exposeInternalErrors: 'yes' }, /"exposeInternalErrors"/],
       [{ headers: { 'bad header': 'x' } }, /"headers"/],
       [{ headers: { 'x-a': 1 } }, /"headers"/],

@@ -6,6 +6,7 @@
 import { isProductionEnv, type State } from '@charter/core';
 import { buildAgentCard, type A2aCardInput } from './card.ts';
 import {
+  A2A_DEFAULT_AGENT_TIMEOUT_MS,
   A2A_DEFAULT_CARD_MAX_AGE_SECONDS,
   A2A_DEFAULT_MAX_BODY_BYTES,
   A2A_DEFAULT_MAX_HISTORY,
@@ -38,7 +39,10 @@ export interface A2aMessageContext {
   readonly host: A2aHost;
   /** The owner `taskOwner(host)` resolved (undefined without a task store). */
   readonly owner: string | undefined;
-  /** Aborted when the client goes away (blocking calls) or the task is canceled (`returnImmediately`). */
+  /**
+   * Aborted when the client goes away (blocking calls), the task is canceled (CancelTask), or the call
+   * outlives `agentTimeoutMs`; the reply of an aborted call is dropped.
+   */
   readonly signal: AbortSignal;
   /** `configuration.acceptedOutputModes` of the request, if any. */
   readonly acceptedOutputModes: readonly string[] | undefined;
@@ -70,6 +74,12 @@ export interface A2aHandlerOptions {
   /** `max-age` of the card's Cache-Control, in seconds. Default 300. */
   cardMaxAgeSeconds?: number;
   /**
+   * Longest time one `onMessage` call may take, in ms; then its signal aborts, the call is abandoned
+   * and its task fails (a blocking SendMessage answers -32603). Covers `returnImmediately` work, which
+   * no request timeout watches. 0 disables. Default 300000 (5 minutes).
+   */
+  agentTimeoutMs?: number;
+  /**
    * Put the message of an unexpected throw in the -32603 error. Default: on only when NODE_ENV is
    * `development` or `test`. Fails closed: forced off inside a production App, whatever the value.
    */
@@ -90,6 +100,7 @@ export interface ResolvedA2aHandlerOptions {
   readonly maxBodyBytes: number;
   readonly maxHistory: number;
   readonly cardMaxAgeSeconds: number;
+  readonly agentTimeoutMs: number;
   readonly exposeInternalErrors: boolean | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly onError: NonNullable<A2aHandlerOptions['onError']>;
@@ -99,10 +110,16 @@ function fail(option: string, message: string): never {
   throw new TypeError(`createA2aHandler: option "${option}" ${message}`);
 }
 
-function integer(option: string, value: unknown, fallback: number, min: number): number {
+function integer(
+  option: string,
+  value: unknown,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`createA2aHandler: option "${option}" must be an integer >= ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`createA2aHandler: option "${option}" must be an integer from ${min} to ${max}`);
   }
   return value;
 }
@@ -194,6 +211,14 @@ export function resolveA2aHandlerOptions(options: A2aHandlerOptions): ResolvedA2
       options.cardMaxAgeSeconds,
       A2A_DEFAULT_CARD_MAX_AGE_SECONDS,
       0,
+    ),
+    // setTimeout takes a signed 32-bit delay; a longer one would fire at once.
+    agentTimeoutMs: integer(
+      'agentTimeoutMs',
+      options.agentTimeoutMs,
+      A2A_DEFAULT_AGENT_TIMEOUT_MS,
+      0,
+      2_147_483_647,
     ),
     exposeInternalErrors: options.exposeInternalErrors,
     headers: headerMap(options.headers),

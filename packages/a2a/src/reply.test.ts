@@ -45,6 +45,32 @@ describe('normalizeReply', () => {
     }
   });
 
+  test('a reply is reduced to plain JSON: a Date becomes its string, a toJSON is applied', () => {
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    expect(normalizeReply([{ data: { at } }])).toEqual({
+      kind: 'message',
+      parts: [{ data: { at: '2026-01-02T03:04:05.000Z' } }],
+    });
+  });
+
+  test('a reply that is not JSON (BigInt, a cycle, a function member) is -32006, not a crash', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const bad of [
+      [{ data: { n: 1n } }],
+      [{ data: cycle }],
+      [{ data: () => 1 }],
+      { status: 'completed', metadata: { n: 1n } },
+    ]) {
+      try {
+        normalizeReply(bad);
+        throw new Error('accepted');
+      } catch (error) {
+        expect((error as A2aRpcError).code).toBe(-32006);
+      }
+    }
+  });
+
   test('maps reply statuses onto TaskState names', () => {
     expect(taskStateOf('input-required')).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(taskStateOf('auth-required')).toBe('TASK_STATE_AUTH_REQUIRED');

@@ -102,11 +102,30 @@ function metadata(where: string, value: unknown): A2aMetadata | undefined {
 }
 
 /**
+ * The reply as plain JSON (RFC 8259), so what is validated is exactly what will be sent and stored: a
+ * BigInt or a cycle would otherwise make the answer (and every later GetTask) throw, and a function or
+ * `undefined` member would vanish on the wire and leave an empty part behind.
+ */
+function plainJson(reply: unknown): unknown {
+  if (typeof reply !== 'object' || reply === null) return reply;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(reply);
+  } catch (error) {
+    throw new BadReply(
+      `reply is not JSON-serialisable (${error instanceof Error ? error.message : 'unknown'})`,
+    );
+  }
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/**
  * Validates what onMessage returned. Throws -32006 INVALID_AGENT_RESPONSE (the agent, not the
  * client, is at fault); `cause` holds the precise reason for the operator.
  */
-export function normalizeReply(reply: unknown): NormalizedReply {
+export function normalizeReply(input: unknown): NormalizedReply {
   try {
+    const reply = plainJson(input);
     if (typeof reply === 'string' || Array.isArray(reply))
       return { kind: 'message', parts: parts('reply', reply) };
     if (!isPlainObject(reply)) throw new BadReply('reply must be a string, a part array or { status }');

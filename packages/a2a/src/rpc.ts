@@ -10,7 +10,7 @@ import {
   jsonRpcError,
   jsonRpcResult,
 } from '@charter/json-rpc';
-import { internalError } from './agent-call.ts';
+import { internalError, report } from './agent-call.ts';
 import { A2A_EXTENSIONS_HEADER, A2A_METHODS, A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from './constants.ts';
 import { A2aRpcError, a2aError } from './errors.ts';
 import type { RpcFrame } from './frame.ts';
@@ -129,7 +129,7 @@ export async function serveRpc(
       return jsonRpcError(message.id, code, text, data);
     }
     // A store or an unexpected bug: same fail-closed redaction as a throwing agent.
-    frame.options.onError(error, { method: message.method });
+    report(frame, error, message.method);
     const failure = internalError(frame, error);
     return jsonRpcError(message.id, failure.code, failure.message);
   }

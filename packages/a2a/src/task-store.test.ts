@@ -38,6 +38,33 @@ describe('memoryTaskStore', () => {
     expect((await store.get('a', 't3'))?.id).toBe('t3');
   });
 
+  test('at maxBytes, writing evicts the least recently written tasks until the new one fits', async () => {
+    const size = (t: A2aTask) => new TextEncoder().encode(JSON.stringify(t)).byteLength;
+    const t1 = task('t1', '2026-01-01T00:00:01.000Z', { metadata: { pad: 'x'.repeat(100) } });
+    const t2 = task('t2', '2026-01-01T00:00:02.000Z', { metadata: { pad: 'é'.repeat(50) } });
+    const t3 = task('t3', '2026-01-01T00:00:03.000Z');
+    const store = memoryTaskStore({ maxBytes: size(t1) + size(t2) });
+    await store.put('a', t1);
+    await store.put('a', t2);
+    expect((await store.list('a', { limit: 10 })).totalSize).toBe(2);
+    await store.put('a', t3);
+    expect(await store.get('a', 't1')).toBeUndefined();
+    expect((await store.get('a', 't2'))?.id).toBe('t2');
+    expect((await store.get('a', 't3'))?.id).toBe('t3');
+  });
+
+  test('a rewrite counts only the new size, and a task over maxBytes is refused', async () => {
+    const small = task('t1', '2026-01-01T00:00:01.000Z');
+    const limit = new TextEncoder().encode(JSON.stringify(small)).byteLength;
+    const store = memoryTaskStore({ maxBytes: limit });
+    await store.put('a', small);
+    await store.put('a', small); // the same id again: replaces, does not double count
+    expect((await store.get('a', 't1'))?.id).toBe('t1');
+    const big = task('t2', '2026-01-01T00:00:02.000Z', { metadata: { pad: 'x' } });
+    await expect(store.put('a', big)).rejects.toThrow(/over maxBytes/);
+    expect((await store.get('a', 't1'))?.id).toBe('t1');
+  });
+
   test('a task not written for ttlMs expires and reads as missing', async () => {
     let now = 1_000;
     const store = memoryTaskStore({ ttlMs: 100, now: () => now });
@@ -79,6 +106,7 @@ describe('memoryTaskStore', () => {
   test('refuses bad options', () => {
     expect(() => memoryTaskStore({ maxTasks: 0 })).toThrow(/maxTasks/);
     expect(() => memoryTaskStore({ ttlMs: 1.5 })).toThrow(/ttlMs/);
+    expect(() => memoryTaskStore({ maxBytes: 0 })).toThrow(/maxBytes/);
     expect(() => memoryTaskStore({ now: 5 as never })).toThrow(/now/);
   });
 

@@ -52,6 +52,13 @@ export interface A2aMemoryTaskStoreOptions {
   maxTasks?: number;
   /** A task not written for this long (ms) is dropped and then reads as not found. Default 3600000 (1 hour). */
   ttlMs?: number;
+  /**
+   * Most bytes kept, counted as the UTF-8 size of each task's JSON text; storing past it evicts the tasks
+   * written least recently, and a single task larger than this is refused (RangeError). Bounds memory
+   * whatever clients send (maxTasks alone allows maxTasks x maxHistory x maxBodyBytes).
+   * Default 67108864 (64 MiB).
+   */
+  maxBytes?: number;
   /** Clock in epoch ms, for tests. Default `Date.now`. */
   now?: () => number;
 }
@@ -60,6 +67,8 @@ interface Entry {
   readonly owner: string;
   readonly task: A2aTask;
   readonly writtenAt: number;
+  /** UTF-8 size of the task's JSON text (what `maxBytes` counts). */
+  readonly size: number;
 }
 
 /** Compares two tasks in ListTasks order: newest status timestamp first, ties by id descending. */
@@ -83,24 +92,34 @@ function positive(name: string, value: unknown, fallback: number): number {
 }
 
 /**
- * A bounded in-memory task store. At `maxTasks`, writing a new task evicts the one written least
- * recently (its owner then gets TASK_NOT_FOUND for it). A task not written for `ttlMs` expires;
+ * A bounded in-memory task store. At `maxTasks` or `maxBytes`, writing a task evicts the ones written
+ * least recently (its owner then gets TASK_NOT_FOUND for it). A task not written for `ttlMs` expires;
  * expired tasks are swept on each call, oldest first. Tasks are copied in and out, so callers cannot
  * change stored state by mutating a result. One process only: use a shared store behind a balancer.
  */
 export function memoryTaskStore(options: A2aMemoryTaskStoreOptions = {}): A2aTaskStore {
   const maxTasks = positive('maxTasks', options.maxTasks, 10000);
   const ttlMs = positive('ttlMs', options.ttlMs, 3_600_000);
+  const maxBytes = positive('maxBytes', options.maxBytes, 67_108_864);
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError('memoryTaskStore: option "now" must be a function');
   // Map order is write order (delete + set on every put), so the first entry is the oldest write:
   // both expiry and eviction take from the front in O(1) each.
   const entries = new Map<string, Entry>();
+  let bytes = 0;
+  const encoder = new TextEncoder();
+
+  const drop = (id: string): void => {
+    const entry = entries.get(id);
+    if (entry === undefined) return;
+    entries.delete(id);
+    bytes -= entry.size;
+  };
 
   const sweep = (at: number): void => {
     for (const [id, entry] of entries) {
       if (at - entry.writtenAt < ttlMs) break;
-      entries.delete(id);
+      drop(id);
     }
   };
 
@@ -111,14 +130,20 @@ export function memoryTaskStore(options: A2aMemoryTaskStoreOptions = {}): A2aTas
       return entry === undefined || entry.owner !== owner ? undefined : structuredClone(entry.task);
     },
     async put(owner, task) {
+      // The JSON text is both the size measure and the copy (a task is JSON on the wire anyway).
+      const json = JSON.stringify(task);
+      const size = encoder.encode(json).byteLength;
+      if (size > maxBytes) {
+        throw new RangeError(`memoryTaskStore: task ${task.id} is ${size} bytes, over maxBytes ${maxBytes}`);
+      }
       const at = now();
       sweep(at);
-      entries.delete(task.id);
-      while (entries.size >= maxTasks) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
+      drop(task.id);
+      while (entries.size >= maxTasks || bytes + size > maxBytes) {
+        drop(entries.keys().next().value as string);
       }
-      entries.set(task.id, { owner, task: structuredClone(task), writtenAt: at });
+      entries.set(task.id, { owner, task: JSON.parse(json) as A2aTask, writtenAt: at, size });
+      bytes += size;
     },
     async list(owner, query) {
       sweep(now());

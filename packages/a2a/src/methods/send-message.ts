@@ -4,13 +4,13 @@
  * the task is terminal or interrupted); `returnImmediately` answers once the task exists and lets
  * the agent run in the background.
  */
-import { callAgent, internalError } from '../agent-call.ts';
+import { callAgent, internalError, report } from '../agent-call.ts';
 import { a2aError, invalidField } from '../errors.ts';
 import type { RpcFrame } from '../frame.ts';
 import type { A2aMessageContext } from '../options.ts';
 import { agentMessage, messageText, nowIso } from '../parts.ts';
-import type { NormalizedReply } from '../reply.ts';
 import { appendHistory, applyReply, isInterrupted, isTerminal, newTask, viewTask } from '../task-state.ts';
+import { claimTask, releaseTask, settleTask } from './task-run.ts';
 import type { A2aMessage, A2aSendMessageResponse, A2aTask } from '../types.ts';
 import { checkMessage, isPlainObject, paramsObject, Violations } from '../validate.ts';
 
@@ -71,8 +71,17 @@ function checkOutputModes(frame: RpcFrame, accepted: readonly string[] | undefin
   }
 }
 
-/** The task a follow-up message continues: it must exist for this owner and be waiting for input. */
-async function continuedTask(frame: RpcFrame, message: A2aMessage): Promise<A2aTask | undefined> {
+/** A follow-up's task, claimed for this turn (see task-run.ts). */
+interface Continued {
+  readonly task: A2aTask;
+  readonly run: AbortController;
+}
+
+/**
+ * The task a follow-up message continues: it must exist for this owner and be waiting for input. It
+ * is claimed before this function returns, with no await in between the checks and the claim.
+ */
+async function continuedTask(frame: RpcFrame, message: A2aMessage): Promise<Continued | undefined> {
   if (message.taskId === undefined) return undefined;
   const store = frame.options.taskStore;
   const task = store === undefined ? undefined : await store.get(frame.owner as string, message.taskId);
@@ -89,17 +98,14 @@ async function continuedTask(frame: RpcFrame, message: A2aMessage): Promise<A2aT
     throw a2aError(
       'unsupportedOperation',
       `Task ${task.id} is still ${task.status.state}: wait for it to finish`,
-      {
-        taskId: task.id,
-        state: task.status.state,
-      },
+      { taskId: task.id, state: task.status.state },
     );
   }
   // A2A 1.0 §5: a contextId that contradicts the task's is rejected, not silently replaced.
   if (message.contextId !== undefined && message.contextId !== task.contextId) {
     throw invalidField('message.contextId', `does not match the contextId of task ${task.id}`);
   }
-  return task;
+  return { task, run: claimTask(frame, task) };
 }
 
 function context(
@@ -123,34 +129,58 @@ function context(
   };
 }
 
+/**
+ * Starts a claimed turn: the task (its new message already in the history) is stored as WORKING,
+ * so GetTask shows it and another follow-up is refused; a store failure releases the claim.
+ */
+async function startTurn(frame: RpcFrame, task: A2aTask, run: AbortController): Promise<void> {
+  task.status = { state: 'TASK_STATE_WORKING', timestamp: nowIso() };
+  try {
+    await frame.options.taskStore?.put(frame.owner as string, task);
+  } catch (error) {
+    releaseTask(frame, task.id, run);
+    throw error;
+  }
+}
+
 /** Runs the agent after the answer went out; the result (or a failure) lands in the store. */
-function runInBackground(frame: RpcFrame, params: SendParams, task: A2aTask): void {
-  const store = frame.options.taskStore;
-  const owner = frame.owner as string;
-  if (store === undefined) return;
-  const controller = new AbortController();
-  frame.running.set(task.id, controller);
-  const ctx = context(frame, params, structuredClone(task), task.contextId, controller.signal);
-  const finish = async (reply: NormalizedReply | undefined, error?: unknown): Promise<void> => {
-    const current = await store.get(owner, task.id);
-    // Canceled (or expired) meanwhile: the cancel stands, the late reply is dropped.
-    if (current === undefined || isTerminal(current.status.state)) return;
-    if (reply !== undefined) {
-      applyReply(current, reply, frame.options.maxHistory);
-    } else {
-      const detail = internalError(frame, error).message;
-      const message = agentMessage([{ text: detail }], current.contextId, current.id);
-      current.status = { state: 'TASK_STATE_FAILED', message, timestamp: nowIso() };
-    }
-    await store.put(owner, current);
-  };
-  callAgent(frame, ctx)
+function runInBackground(
+  frame: RpcFrame,
+  params: SendParams,
+  task: A2aTask,
+  seen: A2aTask | undefined,
+  run: AbortController,
+): void {
+  const ctx = context(frame, params, seen, task.contextId, run.signal);
+  callAgent(frame, ctx, run)
     .then(
-      (reply) => finish(reply),
-      (error) => finish(undefined, error),
+      (reply) => settleTask(frame, task.id, run, { reply }),
+      (error: unknown) => settleTask(frame, task.id, run, { error }),
     )
-    .catch((error) => frame.options.onError(error, { method: 'SendMessage' }))
-    .finally(() => frame.running.delete(task.id));
+    .catch((error: unknown) => report(frame, error, 'SendMessage'));
+}
+
+/** A follow-up answered when the agent is done: the task as settled, or the agent's error. */
+async function continueBlocking(
+  frame: RpcFrame,
+  params: SendParams,
+  { task, run }: Continued,
+  seen: A2aTask,
+): Promise<A2aSendMessageResponse> {
+  const signal = AbortSignal.any([frame.signal, run.signal]);
+  const ctx = context(frame, params, seen, task.contextId, signal);
+  let outcome: Parameters<typeof settleTask>[3];
+  try {
+    outcome = { reply: await callAgent(frame, ctx, run) };
+  } catch (error) {
+    outcome = { error };
+  }
+  const settled = await settleTask(frame, task.id, run, outcome);
+  if (settled === undefined) throw a2aError('taskNotFound', undefined, { taskId: task.id });
+  // Canceled meanwhile: the cancel is the answer. Otherwise an agent failure is the JSON-RPC error
+  // (the stored task is FAILED with the same redacted message).
+  if ('error' in outcome && settled.status.state !== 'TASK_STATE_CANCELED') throw outcome.error;
+  return { task: viewTask(settled, params.historyLength) };
 }
 
 /** SendMessage: `{ message }` for a direct reply, `{ task }` for tracked work. */
@@ -159,38 +189,40 @@ export async function sendMessage(frame: RpcFrame, raw: unknown): Promise<A2aSen
   checkOutputModes(frame, params.acceptedOutputModes);
   const store = frame.options.taskStore;
   const owner = frame.owner as string;
-  const { message, historyLength, maxHistory } = { ...params, maxHistory: frame.options.maxHistory };
-  const existing = await continuedTask(frame, message);
-  const contextId = existing?.contextId ?? message.contextId ?? crypto.randomUUID();
-
+  const { message, historyLength } = params;
+  const maxHistory = frame.options.maxHistory;
+  const continued = await continuedTask(frame, message);
+  const contextId = continued?.task.contextId ?? message.contextId ?? crypto.randomUUID();
   // Non-blocking needs somewhere to look the result up; without a store the call simply blocks.
-  if (params.returnImmediately && store !== undefined) {
-    let task: A2aTask;
-    if (existing === undefined) {
-      task = newTask(contextId, 'TASK_STATE_WORKING', message);
-    } else {
-      task = existing;
-      appendHistory(task, maxHistory, { ...message, contextId, taskId: task.id });
-      task.status = { state: 'TASK_STATE_WORKING', timestamp: nowIso() };
-    }
-    await store.put(owner, task);
-    runInBackground(frame, params, task);
+  const background = params.returnImmediately && store !== undefined;
+
+  if (continued !== undefined) {
+    const { task, run } = continued;
+    appendHistory(task, maxHistory, { ...message, contextId, taskId: task.id });
+    // The agent sees the task as it waited (its question in status.message), history ending with the answer.
+    const seen = structuredClone(task);
+    await startTurn(frame, task, run);
+    if (!background) return continueBlocking(frame, params, continued, seen);
+    runInBackground(frame, params, task, seen, run);
     return { task: viewTask(task, historyLength) };
   }
 
-  let task: A2aTask | undefined;
-  if (existing !== undefined) {
-    task = existing;
-    appendHistory(task, maxHistory, { ...message, contextId, taskId: task.id });
+  if (background) {
+    const task = newTask(contextId, 'TASK_STATE_WORKING', message);
+    const run = claimTask(frame, task);
+    await startTurn(frame, task, run);
+    runInBackground(frame, params, task, undefined, run);
+    return { task: viewTask(task, historyLength) };
   }
-  const reply = await callAgent(
-    frame,
-    context(frame, params, task && structuredClone(task), contextId, frame.signal),
-  );
-  if (reply.kind === 'message' && task === undefined) {
-    return { message: agentMessage(reply.parts, contextId) };
-  }
-  task ??= newTask(contextId, 'TASK_STATE_WORKING', message);
+
+  // A new conversation turn, blocking: nothing is stored until the agent answers (a direct message
+  // is never stored), so nobody else can reach this turn; only the client's disconnect or
+  // agentTimeoutMs abort it.
+  const run = new AbortController();
+  const signal = AbortSignal.any([frame.signal, run.signal]);
+  const reply = await callAgent(frame, context(frame, params, undefined, contextId, signal), run);
+  if (reply.kind === 'message') return { message: agentMessage(reply.parts, contextId) };
+  const task = newTask(contextId, 'TASK_STATE_WORKING', message);
   applyReply(task, reply, maxHistory);
   if (store !== undefined) {
     await store.put(owner, task);
@@ -199,7 +231,7 @@ export async function sendMessage(frame: RpcFrame, raw: unknown): Promise<A2aSen
     const error = new TypeError(
       `a2a: onMessage returned ${task.status.state}, which needs a taskStore to continue the task`,
     );
-    frame.options.onError(error, { method: 'SendMessage' });
+    report(frame, error, 'SendMessage');
     throw internalError(frame, error);
   }
   return { task: viewTask(task, historyLength) };

@@ -2,6 +2,7 @@
  * `GetTask`, `CancelTask` and `ListTasks` (A2A 1.0 §3, §5). Every lookup is scoped to the caller's
  * owner: another owner's task answers exactly like a missing one (-32001), so existence never leaks.
  */
+import { A2aTaskCanceled } from '../agent-call.ts';
 import { A2A_METHODS } from '../constants.ts';
 import { a2aError, invalidField } from '../errors.ts';
 import type { RpcFrame } from '../frame.ts';
@@ -50,7 +51,7 @@ export async function cancelTask(frame: RpcFrame, raw: unknown): Promise<A2aTask
     });
   task.status = { state: 'TASK_STATE_CANCELED', timestamp: nowIso() };
   await frame.options.taskStore?.put(frame.owner as string, task);
-  frame.running.get(task.id)?.abort(new Error('The task was canceled'));
+  frame.running.get(task.id)?.abort(new A2aTaskCanceled());
   return viewTask(task, undefined);
 }
 
