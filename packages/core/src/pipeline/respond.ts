@@ -122,11 +122,23 @@ function serialise(
       return response;
     }
   }
-  const headers = new Headers(pending);
-  if (result.headers !== undefined) {
-    for (const [name, value] of resultHeaders(ctx, result.headers)) {
-      if (name === 'set-cookie') headers.append(name, value);
-      else headers.set(name, value);
+  // The handler's headers win over those hooks set (`ctx.set`); Set-Cookie fields from both are kept.
+  // One Headers object is built (the handler's, which also validates them) and the few hook headers
+  // are merged into it, rather than copying both into a third.
+  let headers: Headers;
+  if (result.headers === undefined) headers = new Headers(pending);
+  else {
+    headers = resultHeaders(ctx, result.headers);
+    if (pending !== undefined) {
+      for (const [name, value] of pending)
+        if (name !== 'set-cookie' && !headers.has(name)) headers.set(name, value);
+      const hookCookies = pending.getSetCookie();
+      if (hookCookies.length > 0) {
+        // Cookies in the order they were set: the hooks' (which ran first), then the handler's.
+        const handlerCookies = headers.getSetCookie();
+        headers.delete('set-cookie');
+        for (const cookie of [...hookCookies, ...handlerCookies]) headers.append('set-cookie', cookie);
+      }
     }
   }
   if (noBody) return new Response(null, { status, headers });
