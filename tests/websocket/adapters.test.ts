@@ -176,6 +176,30 @@ for (const name of ['bun', 'node'] as const) {
       expect(upgradeToHttp.status).toBe(200);
     });
 
+    test('a handshake the app accepts after shutdown began is answered 503, not upgraded', async () => {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const opened: string[] = [];
+      const app = new App({ logger: false });
+      app.ws('/late/:id', { beforeUpgrade: () => gate, open: () => void opened.push('open') });
+      const server = await adapters[name](app);
+      const raw = await Raw.open(server.port);
+      raw.socket.write(
+        `GET /late/1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${HANDSHAKE_LINES.join('\r\n')}\r\n\r\n`,
+      );
+      await Bun.sleep(50);
+      const closing = server.close();
+      release();
+      const head = await raw.head();
+      expect(head.status).toBe(503);
+      expect(head.headers.get('content-type')).toBe('application/problem+json');
+      raw.socket.destroy();
+      await within(closing, 5000, 'shutdown');
+      expect(opened).toEqual([]);
+    });
+
     test('shutdown closes open sockets with 1001', async () => {
       const server = await adapters[name](testApp());
       const client = new Client(wsUrl(server, '/echo/a'));

@@ -8,6 +8,7 @@ import {
   type App,
   BadRequestError,
   renderError,
+  ServiceUnavailableError,
   takeWsUpgrade,
   type WsRouteInfo,
   WsSession,
@@ -58,6 +59,7 @@ export class BunWsSessions {
   readonly #open = new Set<WsSession>();
   readonly #app: App;
   readonly #serverMax: number;
+  #closing = false;
 
   constructor(app: App, serverMax: number) {
     this.#app = app;
@@ -86,6 +88,11 @@ export class BunWsSessions {
   #finish(request: Request, response: Response, server: Bun.Server<BunWsData>): Response | undefined {
     const upgrade = takeWsUpgrade(request, response);
     if (upgrade === undefined) return response;
+    if (this.#closing) {
+      // Shutdown began while the app decided: its open connections are being closed with 1001.
+      const error = new ServiceUnavailableError('The server is shutting down');
+      return renderError(error, this.#app.options.production).response;
+    }
     const headers = new Headers(upgrade.headers);
     if (upgrade.protocol !== '') headers.set('sec-websocket-protocol', upgrade.protocol);
     if (server.upgrade(request, { data: { upgrade }, headers })) return undefined;
@@ -148,6 +155,7 @@ export class BunWsSessions {
 
   /** Shutdown: every open connection gets a Close with 1001 (§7.4.1, the server is going away). */
   closeAll(): void {
+    this.#closing = true;
     for (const session of this.#open) session.close(1001, 'Server shutting down');
   }
 

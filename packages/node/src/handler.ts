@@ -12,6 +12,7 @@ import {
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   renderError,
+  ServiceUnavailableError,
   setRequestPeer,
   takeWsUpgrade,
 } from '@charter/core';
@@ -66,7 +67,12 @@ export function createUpgradeHandler(
   app: App,
   settings: HandlerSettings,
 ): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  return (req, socket, head) => run(app, settings, req, upgradeResponse(req, socket), { socket, head });
+  return (req, socket, head) => {
+    // node:http removed its own error listener when it handed the socket over: a reset while the app
+    // decides would otherwise be an uncaught 'error' event.
+    socket.on('error', (error) => app.logger.debug('Upgrade socket error', { path: pathOf(req.url), error }));
+    run(app, settings, req, upgradeResponse(req, socket), { socket, head });
+  };
 }
 
 function run(
@@ -182,16 +188,21 @@ async function handle(
   }
   const accepted = takeWsUpgrade(request, response);
   if (accepted !== undefined) {
-    if (upgrade !== undefined && settings.sockets !== undefined) {
+    if (upgrade === undefined || settings.sockets === undefined) {
+      // A handshake that reached a plain request listener (toNodeHandler without an 'upgrade' listener).
+      const error = new HttpError({
+        status: 501,
+        detail:
+          'This server does not handle WebSocket upgrades; serve the app with serve() from charter/node',
+      });
+      response = problemResponse(error, production);
+    } else if (settings.sockets.closing) {
+      // Shutdown began while the app decided: its open connections are being closed with 1001.
+      response = problemResponse(new ServiceUnavailableError('The server is shutting down'), production);
+    } else {
       acceptUpgrade(app, res, accepted, upgrade, settings.sockets, peer);
       return;
     }
-    // A handshake that reached a plain request listener (toNodeHandler without an 'upgrade' listener).
-    const error = new HttpError({
-      status: 501,
-      detail: 'This server does not handle WebSocket upgrades; serve the app with serve() from charter/node',
-    });
-    response = problemResponse(error, production);
   }
 
   try {

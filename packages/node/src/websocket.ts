@@ -19,9 +19,15 @@ export interface UpgradeSocket {
 /** The open WebSocket connections of one server, for shutdown. */
 export class NodeWsSessions {
   readonly #open = new Set<WsSession>();
+  #closing = false;
 
   get size(): number {
     return this.#open.size;
+  }
+
+  /** True once shutdown began: a handshake still in the pipeline is then refused, not upgraded. */
+  get closing(): boolean {
+    return this.#closing;
   }
 
   add(session: WsSession): void {
@@ -34,6 +40,7 @@ export class NodeWsSessions {
 
   /** Shutdown: every open connection gets a Close with 1001 (§7.4.1, the server is going away). */
   closeAll(): void {
+    this.#closing = true;
     for (const session of this.#open) session.close(WS_CLOSE_CODES.goingAway, 'Server shutting down');
   }
 
@@ -63,7 +70,10 @@ function fieldLine(name: string, value: string): string {
   return `${name}: ${value}\r\n`;
 }
 
-/** Writes the 101 and starts the protocol on the socket. */
+/**
+ * Writes the 101 and starts the protocol on the socket. Returns false, doing nothing, when the socket
+ * is already gone (the client left while the app decided): no session is opened for nobody.
+ */
 export function acceptUpgrade(
   app: App,
   res: ServerResponse,
@@ -71,8 +81,12 @@ export function acceptUpgrade(
   raw: UpgradeSocket,
   sessions: NodeWsSessions,
   peer: string | undefined,
-): void {
+): boolean {
   const socket = raw.socket;
+  if (socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return false;
+  }
   res.detachSocket(socket as Socket);
   let head = 'HTTP/1.1 101 Switching Protocols\r\n';
   head += fieldLine('Upgrade', 'websocket') + fieldLine('Connection', 'Upgrade');
@@ -87,13 +101,28 @@ export function acceptUpgrade(
   const limit = route.backpressureLimit;
   const writable = socket as Socket;
   let session: WsSession | undefined;
+  let paused = false;
+  // Runs once each write is flushed. 'drain' alone is not enough: it fires only after write() returned
+  // false (the 16 KiB high-water mark), and a backpressureLimit below that would never see it.
+  const flushed = (): void => {
+    if (writable.writableLength > limit) return;
+    if (paused) {
+      paused = false;
+      socket.resume();
+    }
+    session?.drained();
+  };
   const protocol = new WsProtocol({
     maxPayloadLength: route.maxPayloadLength,
     write(bytes) {
       if (socket.destroyed) return;
-      socket.write(bytes);
-      // Above the limit, stop reading: a peer that sends without reading cannot grow our buffers.
-      if (writable.writableLength > limit) socket.pause();
+      socket.write(bytes, flushed);
+      // Above the limit, stop reading: a peer that sends without reading (each Ping asks for a Pong)
+      // cannot grow our buffers; reading resumes once the writes are flushed.
+      if (writable.writableLength > limit && !paused) {
+        paused = true;
+        socket.pause();
+      }
     },
     end() {
       socket.end();
@@ -133,12 +162,12 @@ export function acceptUpgrade(
   });
   sessions.add(session);
   socket.on('data', (chunk: Buffer) => protocol.receive(chunk));
-  socket.on('drain', () => {
-    socket.resume();
-    session?.drained();
-  });
   socket.on('error', (error) => app.logger.debug('WebSocket socket error', { error }));
+  // node:http sockets allow half-open connections, and its own 'end' listener left with the upgrade: a
+  // peer that sends FIN without a Close frame (§7.1.5, 1006) would otherwise keep the session open.
+  socket.on('end', () => socket.destroy());
   socket.on('close', () => protocol.socketClosed());
   session.opened();
   if (raw.head.length > 0) protocol.receive(raw.head);
+  return true;
 }

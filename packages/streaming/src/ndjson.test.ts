@@ -215,6 +215,20 @@ describe('ndjsonResponse', () => {
     expect(response.headers.get('content-type')).toBe('application/jsonl');
   });
 
+  test('a content-type must name NDJSON (x-ndjson or jsonl); a content-encoding is refused', () => {
+    const named = ndjsonResponse([], { headers: { 'content-type': 'application/x-ndjson; charset=utf-8' } });
+    expect(named.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    void named.body?.cancel();
+    for (const other of ['text/plain', 'application/ndjson']) {
+      expect(() => ndjsonResponse([], { headers: { 'content-type': other } })).toThrow(
+        /ndjsonResponse: headers set content-type to "[a-z/]+", but the body is application\/x-ndjson/,
+      );
+    }
+    expect(() => ndjsonResponse([], { headers: { 'content-encoding': 'br' } })).toThrow(
+      /ndjsonResponse: headers must not set content-encoding/,
+    );
+  });
+
   test('refuses a bad status, a content-length header or a bad option, naming ndjsonResponse', () => {
     expect(() => ndjsonResponse([], { status: 204 })).toThrow(/ndjsonResponse: status must be/);
     expect(() => ndjsonResponse([], { headers: { 'content-length': '5' } })).toThrow(

@@ -13,6 +13,10 @@ import { resolveSignal } from './sse-stream.ts';
 /** The media type of an NDJSON body. */
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
 
+// The names newline-delimited JSON goes by that compression() and etag() also know as streamed (so
+// they never hold the lines back); a content-type header may pick either.
+const NDJSON_MEDIA_TYPES = [NDJSON_CONTENT_TYPE, 'application/jsonl'] as const;
+
 /** Options of `ndjsonStream`. */
 export interface NdjsonStreamOptions {
   /** Aborting it ends the stream (normally) and calls the source's `return()`; default none. */
@@ -28,7 +32,11 @@ export interface NdjsonStreamOptions {
 export interface NdjsonResponseOptions extends NdjsonStreamOptions {
   /** Default 200; an integer 200-599 other than 204, 205 and 304. */
   status?: number;
-  /** Added to (and overriding) the defaults; `content-length` is refused. Default none. */
+  /**
+   * Added to (and overriding) the defaults. Refused: `content-length`, `content-encoding`,
+   * `transfer-encoding`, and a `content-type` other than `application/x-ndjson` or
+   * `application/jsonl` (parameters aside). Default none.
+   */
   headers?: HeadersInit;
 }
 
@@ -115,7 +123,7 @@ export function ndjsonResponse(
 ): Response {
   resolveNdjsonStreamOptions(options, 'ndjsonResponse');
   const status = resolveStreamStatus(options.status, 'ndjsonResponse');
-  const headers = streamHeaders(NDJSON_HEADERS, options.headers, 'ndjsonResponse');
+  const headers = streamHeaders(NDJSON_HEADERS, options.headers, 'ndjsonResponse', NDJSON_MEDIA_TYPES);
   const { signal, onError } = options;
   return new Response(ndjsonStream(source, { signal, onError }), { status, headers });
 }

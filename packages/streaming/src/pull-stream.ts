@@ -37,6 +37,8 @@ export function iteratorOf<T>(source: unknown, name: string): AnyIterator<T> {
 
 const STOPPED: unique symbol = Symbol('stopped');
 
+type Step<T> = IteratorResult<T> | typeof STOPPED;
+
 /**
  * A byte stream fed by `source`. The queue's high-water mark is 0, so `pull` runs only while a read is
  * waiting: a slow consumer holds the source at the item it is producing (backpressure). Cancelling the
@@ -52,11 +54,17 @@ export function pullStream<T>(
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let wake: (value: typeof STOPPED) => void = () => {};
-  // Settles when the stream stops for any reason, releasing a pull still waiting on the source.
-  const stoppedPromise = new Promise<typeof STOPPED>((resolve) => {
-    wake = resolve;
-  });
+  // Releases the pull waiting on the source when the stream stops. One per `next()`, not a race with a
+  // long-lived "stopped" promise: each race would leave a reaction (holding its item) on that promise
+  // until the stream ends, so a long stream would keep every item it ever sent.
+  let wake: ((value: typeof STOPPED) => void) | undefined;
+  const nextStep = (): Promise<Step<T>> =>
+    new Promise<Step<T>>((resolve, reject) => {
+      wake = resolve;
+      Promise.resolve(iterator.next()).then(resolve, reject);
+    }).finally(() => {
+      wake = undefined;
+    });
 
   const report = (error: unknown): void => {
     try {
@@ -73,7 +81,7 @@ export function pullStream<T>(
     clearTimeout(timer);
     timer = undefined;
     signal?.removeEventListener('abort', onAbort);
-    wake(STOPPED);
+    wake?.(STOPPED);
     if (!callReturn || typeof iterator.return !== 'function') return;
     try {
       // Not awaited: an async generator suspended in an `await` runs `finally` only once that await
@@ -129,9 +137,9 @@ export function pullStream<T>(
         // An item that encodes to nothing must not leave the waiting read unanswered: take the next one.
         while (!stopped) {
           arm();
-          let result: IteratorResult<T> | typeof STOPPED;
+          let result: Step<T>;
           try {
-            result = await Promise.race([iterator.next(), stoppedPromise]);
+            result = await nextStep();
           } catch (error) {
             // The source threw: it has finished (a generator is closed by its own exception).
             if (!stopped) fail(error, false);

@@ -47,6 +47,21 @@ describe('sseResponse', () => {
     );
   });
 
+  test('a content-type may restate text/event-stream; another media type or a coding is refused', () => {
+    const restated = sseResponse([], { headers: { 'content-type': 'Text/Event-Stream' } });
+    expect(restated.headers.get('content-type')).toBe('Text/Event-Stream');
+    void restated.body?.cancel();
+    expect(() => sseResponse([], { headers: { 'content-type': 'application/json' } })).toThrow(
+      /sseResponse: headers set content-type to "application\/json", but the body is text\/event-stream/,
+    );
+    expect(() => sseResponse([], { headers: { 'content-encoding': 'gzip' } })).toThrow(
+      /sseResponse: headers must not set content-encoding/,
+    );
+    expect(() => sseResponse([], { headers: { 'transfer-encoding': 'chunked' } })).toThrow(
+      /sseResponse: headers must not set transfer-encoding/,
+    );
+  });
+
   test('refuses bad stream options, naming sseResponse', () => {
     expect(() => sseResponse([], { keepAliveMs: -5 })).toThrow(/sseResponse: keepAliveMs/);
     expect(() => sseResponse([], { onError: true as unknown as () => void })).toThrow(/sseResponse: onError/);

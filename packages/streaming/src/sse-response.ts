@@ -25,7 +25,11 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 export interface SseResponseOptions extends SseStreamOptions {
   /** Default 200 (what `EventSource` requires to open); an integer 200-599 other than 204, 205, 304. */
   status?: number;
-  /** Added to (and overriding) the defaults; `content-length` is refused. Default none. */
+  /**
+   * Added to (and overriding) the defaults. Refused: `content-length`, `content-encoding`,
+   * `transfer-encoding`, and a `content-type` other than `text/event-stream` (parameters aside).
+   * Default none.
+   */
   headers?: HeadersInit;
 }
 
@@ -38,7 +42,7 @@ export interface SseResponseOptions extends SseStreamOptions {
 export function sseResponse(source: StreamingSource<SseMessage>, options: SseResponseOptions = {}): Response {
   resolveSseStreamOptions(options, 'sseResponse');
   const status = resolveStreamStatus(options.status, 'sseResponse');
-  const headers = streamHeaders(SSE_HEADERS, options.headers, 'sseResponse');
+  const headers = streamHeaders(SSE_HEADERS, options.headers, 'sseResponse', ['text/event-stream']);
   const { signal, keepAliveMs, onError } = options;
   return new Response(sseStream(source, { signal, keepAliveMs, onError }), { status, headers });
 }

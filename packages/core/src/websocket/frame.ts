@@ -121,6 +121,12 @@ export interface WsFrameParserOptions {
   forbidMask?: boolean;
   /** Reserved bits an extension gave meaning to; default 0 (none: no extension is negotiated). */
   allowedRsv?: number;
+  /**
+   * Most payload bytes the next data frame may carry, asked before it is buffered: the message's
+   * remaining allowance, so the fragments of one message never hold more than `maxPayloadLength` in
+   * memory altogether. Default: `maxPayloadLength` for every frame.
+   */
+  dataPayloadLimit?: () => number;
 }
 
 /**
@@ -133,6 +139,7 @@ export class WsFrameParser {
   readonly #requireMask: boolean;
   readonly #forbidMask: boolean;
   readonly #allowedRsv: number;
+  readonly #dataLimit: (() => number) | undefined;
   #chunks: Uint8Array[] = [];
   #buffered = 0;
 
@@ -144,6 +151,7 @@ export class WsFrameParser {
     this.#requireMask = options.requireMask ?? true;
     this.#forbidMask = options.forbidMask ?? false;
     this.#allowedRsv = options.allowedRsv ?? 0;
+    this.#dataLimit = options.dataPayloadLimit;
   }
 
   /** Bytes received but not yet part of a complete frame. */
@@ -258,8 +266,16 @@ export class WsFrameParser {
     }
     // §7.4.1 1009, decided from the header: an oversized payload is never buffered. Control frames
     // have their own cap above (a Close must get through whatever the message limit).
-    if (!control && length > this.#max) {
-      throw new WsProtocolError(1009, `The frame payload of ${length} bytes exceeds ${this.#max}`);
+    if (!control) {
+      const limit = Math.min(this.#max, this.#dataLimit?.() ?? this.#max);
+      if (length > limit) {
+        throw new WsProtocolError(
+          1009,
+          limit === this.#max
+            ? `The frame payload of ${length} bytes exceeds ${this.#max}`
+            : `The message would exceed ${this.#max} bytes with a fragment of ${length}`,
+        );
+      }
     }
     const maskAt = at;
     if (masked) at += 4;

@@ -20,6 +20,7 @@ export interface WsMessageAssemblerOptions {
   maxFramesPerMessage?: number;
 }
 
+/** Builds messages from the data frames of one connection, in order (one per connection). */
 export class WsMessageAssembler {
   readonly #max: number;
   readonly #maxFrames: number;
@@ -34,6 +35,11 @@ export class WsMessageAssembler {
   constructor(options: WsMessageAssemblerOptions) {
     this.#max = options.maxPayloadLength;
     this.#maxFrames = options.maxFramesPerMessage ?? WS_DEFAULT_MAX_FRAMES_PER_MESSAGE;
+  }
+
+  /** Payload bytes of the fragmented message in progress (0 between messages). */
+  get size(): number {
+    return this.#size;
   }
 
   /** True while a fragmented message is incomplete. */

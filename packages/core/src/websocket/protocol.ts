@@ -43,7 +43,13 @@ export class WsProtocol {
 
   constructor(options: WsProtocolOptions) {
     this.#options = options;
-    this.#parser = new WsFrameParser({ maxPayloadLength: options.maxPayloadLength, requireMask: true });
+    this.#parser = new WsFrameParser({
+      maxPayloadLength: options.maxPayloadLength,
+      requireMask: true,
+      // A fragment is refused from its header when the message would outgrow the cap: what is held
+      // in memory (assembled fragments plus the frame being read) stays within maxPayloadLength.
+      dataPayloadLimit: () => options.maxPayloadLength - this.#assembler.size,
+    });
     this.#assembler = new WsMessageAssembler({
       maxPayloadLength: options.maxPayloadLength,
       maxFramesPerMessage: options.maxFramesPerMessage,
