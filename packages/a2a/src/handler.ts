@@ -13,20 +13,31 @@
  * Every JSON-RPC answer, error or not, is HTTP 200 (see `Responder.json`).
  */
 import { type HttpError, isHttpError } from '@charter/core';
-import { classifyMessage, JSON_RPC_ERROR_CODES, jsonRpcError, parseJsonRpcBody } from '@charter/json-rpc';
+import {
+  classifyMessage,
+  hasJsonRpcMediaType,
+  JSON_RPC_ERROR_CODES,
+  jsonRpcError,
+  parseJsonRpcBody,
+  readJsonRpcBody,
+  unsupportedJsonRpcMediaType,
+} from '@charter/json-rpc';
+
+/**
+ * The body media types the agent accepts: `application/json` (the JSON-RPC binding) and
+ * `application/a2a+json` (what A2A 1.0.1 prefers on HTTP).
+ */
+const A2A_JSON_TYPES: readonly string[] = ['application/json', 'application/a2a+json'];
 import { cardEtag, ifNoneMatchHits, productionCardUrlProblem } from './card.ts';
 import type { RpcFrame } from './frame.ts';
 import {
   forbiddenOrigin,
   insecureCard,
-  isJsonContentType,
   methodNotAllowed,
   ownerUnresolved,
-  readBody,
   Responder,
   rpcCors,
   rpcPreflightHeaders,
-  unsupportedMediaType,
 } from './http.ts';
 import {
   type A2aHandlerOptions,
@@ -132,9 +143,10 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     if (owner === null) return responder.problem(ownerUnresolved(), cors);
     // 4. Content-Type
     const contentType = request.headers.get('content-type');
-    if (!isJsonContentType(contentType)) return responder.problem(unsupportedMediaType(contentType), cors);
+    if (!hasJsonRpcMediaType(contentType, A2A_JSON_TYPES))
+      return responder.problem(unsupportedJsonRpcMediaType(contentType), cors);
     // 5. Body
-    const bytes = await readBody(request, resolved.maxBodyBytes);
+    const bytes = await readJsonRpcBody(request, resolved.maxBodyBytes);
     if (isHttpError(bytes)) return responder.problem(bytes as HttpError, cors);
     const parsed = parseJsonRpcBody(bytes as Uint8Array);
     if (!parsed.ok) return responder.json(jsonRpcError(null, parsed.error.code, parsed.error.message), cors);

@@ -7,12 +7,9 @@ import {
   ForbiddenError,
   type HttpError,
   httpError,
-  isHttpError,
   MethodNotAllowedError,
   problemResponse,
-  readBodyLimited,
   UnauthorizedError,
-  UnsupportedMediaTypeError,
 } from '@charter/core';
 import type { JsonRpcResponse } from '@charter/json-rpc';
 
@@ -98,36 +95,6 @@ export function methodNotAllowed(method: string, allow: readonly string[]): Http
 /** 401 when the task owner cannot be resolved (framework.md: unresolved owner is refused with 401). */
 export function ownerUnresolved(): HttpError {
   return new UnauthorizedError('This agent keeps tasks per caller, and the caller could not be identified');
-}
-
-/**
- * Whether the body is declared JSON: `application/json` (the JSON-RPC binding) or
- * `application/a2a+json` (the media type A2A 1.0.1 prefers on HTTP), parameters allowed.
- */
-export function isJsonContentType(value: string | null): boolean {
-  if (value === null) return false;
-  const semi = value.indexOf(';');
-  const type = (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
-  return type === 'application/json' || type === 'application/a2a+json';
-}
-
-/** 415 for any other media type. */
-export function unsupportedMediaType(value: string | null): HttpError {
-  return new UnsupportedMediaTypeError(
-    value === null
-      ? 'A JSON-RPC request needs Content-Type: application/json'
-      : `Content-Type ${JSON.stringify(value.slice(0, 100))} is not accepted: send application/json`,
-  );
-}
-
-/** Reads the body within `limit` bytes; a 413 (or 400 for a broken upload) comes back as an HttpError. */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array | HttpError> {
-  try {
-    return await readBodyLimited(request, limit);
-  } catch (error) {
-    if (isHttpError(error)) return error;
-    return httpError({ status: 400, detail: 'The request body could not be read' });
-  }
 }
 
 /** 500 when a production App would publish an insecure card url (fails closed; see a2aRoutes). */

@@ -18,3 +18,4 @@ export {
   jsonRpcResult,
 } from './message.ts';
 export { JSON_RPC_MAX_DEPTH, nestsDeeperThan, type ParsedBody, parseJsonRpcBody } from './parse.ts';
+export { hasJsonRpcMediaType, readJsonRpcBody, unsupportedJsonRpcMediaType } from './http.ts';

@@ -22,6 +22,9 @@ import {
   type JsonRpcResponse,
   jsonRpcError,
   parseJsonRpcBody,
+  hasJsonRpcMediaType,
+  readJsonRpcBody,
+  unsupportedJsonRpcMediaType,
 } from '@charter/json-rpc';
 import { buildCatalog } from './catalog.ts';
 import { MCP_DEFAULT_LEGACY_VERSION, MCP_META_KEYS } from './constants.ts';
@@ -31,15 +34,7 @@ import { acceptsEventStream, eventStream, NotificationChannel } from './notifica
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
 import type { McpServerState } from './server.ts';
-import {
-  forbiddenOrigin,
-  isJsonContentType,
-  isOriginAllowed,
-  methodNotAllowed,
-  readBody,
-  Responder,
-  unsupportedMediaType,
-} from './transport.ts';
+import { forbiddenOrigin, isOriginAllowed, methodNotAllowed, Responder } from './transport.ts';
 
 /** What the App tells the handler when it runs behind `mcpRoutes`. */
 export interface McpHandlerContext {
@@ -200,9 +195,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     }
     // 3. Content-Type
     const contentType = request.headers.get('content-type');
-    if (!isJsonContentType(contentType)) return responder.problem(unsupportedMediaType(contentType));
+    if (!hasJsonRpcMediaType(contentType, ['application/json']))
+      return responder.problem(unsupportedJsonRpcMediaType(contentType));
     // 4. Body
-    const bytes = await readBody(request, resolved.maxBodyBytes);
+    const bytes = await readJsonRpcBody(request, resolved.maxBodyBytes);
     if (isHttpError(bytes)) return responder.problem(bytes as HttpError);
     const parsed = parseJsonRpcBody(bytes as Uint8Array);
     if (!parsed.ok) return responder.json(jsonRpcError(null, parsed.error.code, parsed.error.message), 400);

@@ -3,16 +3,7 @@
  * Origin validation, the methods the endpoint answers, the media type, the body cap, and the
  * responses: JSON-RPC envelopes as `application/json`, transport refusals as RFC 9457 problems.
  */
-import {
-  ForbiddenError,
-  type HttpError,
-  httpError,
-  isHttpError,
-  MethodNotAllowedError,
-  problemResponse,
-  readBodyLimited,
-  UnsupportedMediaTypeError,
-} from '@charter/core';
+import { ForbiddenError, type HttpError, MethodNotAllowedError, problemResponse } from '@charter/core';
 import type { JsonRpcResponse } from '@charter/json-rpc';
 
 /**
@@ -117,29 +108,4 @@ export function methodNotAllowed(method: string): HttpError {
       ? 'This tool server offers no server-to-client stream: send JSON-RPC requests with POST'
       : `${method.slice(0, 20)} is not supported here: send JSON-RPC requests with POST`,
   );
-}
-
-/** Whether the request body is declared as JSON (`application/json`, parameters allowed). */
-export function isJsonContentType(value: string | null): boolean {
-  if (value === null) return false;
-  const semi = value.indexOf(';');
-  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
-}
-
-export function unsupportedMediaType(value: string | null): HttpError {
-  return new UnsupportedMediaTypeError(
-    value === null
-      ? 'A JSON-RPC request needs Content-Type: application/json'
-      : `Content-Type ${JSON.stringify(value.slice(0, 100))} is not accepted: send application/json`,
-  );
-}
-
-/** Reads the body within `limit` bytes; the 413 (or 400 for a broken upload) comes back as an HttpError. */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array | HttpError> {
-  try {
-    return await readBodyLimited(request, limit);
-  } catch (error) {
-    if (isHttpError(error)) return error;
-    return httpError({ status: 400, detail: 'The request body could not be read' });
-  }
 }
