@@ -55,6 +55,15 @@ describe('a2aRoutes', () => {
     expect((await app.request('/a2a', { method: 'OPTIONS' })).status).toBe(204);
   });
 
+  test('option hooks takes a Hooks object or a list, and refuses anything else when the routes are built', () => {
+    const agent = createA2aHandler({ card: CARD, onMessage: () => 'x' });
+    expect(a2aRoutes('/a2a', agent, { hooks: auth() })[0]?.hooks).toHaveLength(2);
+    expect(a2aRoutes('/a2a', agent, { hooks: [auth(), auth()] })[0]?.hooks).toHaveLength(3);
+    expect(() => a2aRoutes('/a2a', agent, { hooks: { preBdy: () => {} } as never })).toThrow(
+      'a2aRoutes option "hooks": unknown hook "preBdy"',
+    );
+  });
+
   test('cardPath moves the card, and false serves none', async () => {
     const moved = appWith({ public: true, cardPath: '/agent.json' });
     expect((await moved.request('/agent.json')).status).toBe(200);

@@ -8,7 +8,7 @@ import {
   type AnyContext,
   type AnyRouteDefinition,
   type HookInput,
-  type Hooks,
+  hookList,
   isProductionEnv,
   REQUIRE_AUTH_META,
   withHookTraits,
@@ -32,11 +32,6 @@ export interface A2aRoutesOptions {
 
 function fail(message: string): never {
   throw new TypeError(`a2aRoutes: ${message}`);
-}
-
-function hooksList(hooks: HookInput | undefined): readonly Hooks[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? (hooks as readonly Hooks[]) : [hooks as Hooks];
 }
 
 function hostOf(ctx: AnyContext): A2aHost {
@@ -118,7 +113,7 @@ export function a2aRoutes(
       summary: `Agent (A2A 1.0): JSON-RPC`,
       description: `${handler.agentCard.name}: ${handler.agentCard.description}`,
       acknowledgeNoResponseBodySchema: true,
-      hooks: [originPolicy, ...hooksList(options.hooks)],
+      hooks: [originPolicy, ...hookList(options.hooks, 'a2aRoutes option "hooks"')],
       // The agent must be authenticated in production unless declared public (boot guard).
       meta: { [REQUIRE_AUTH_META]: !isPublic },
       request: { contentTypes: ['application/json', 'application/a2a+json'] },

@@ -7,6 +7,7 @@ export * from './app/index.ts';
 export * from './auth/index.ts';
 export * from './middleware/index.ts';
 export * from './net/index.ts';
+export { hookList } from './pipeline/hook-layers.ts';
 export * from './errors/index.ts';
 export * from './logger/index.ts';
 export { RouteDefinitionError } from './router/index.ts';

@@ -11,6 +11,7 @@ import {
   type AnyRouteDefinition,
   HOOK_PHASES,
   type HookInput,
+  hookList,
   type HookPhase,
   type Hooks,
   hookTraitsOf,
@@ -46,11 +47,6 @@ export interface McpRoutesOptions {
 
 function fail(message: string): never {
   throw new TypeError(`mcpRoutes: ${message}`);
-}
-
-function hooksList(hooks: HookInput | undefined): readonly Hooks[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? (hooks as readonly Hooks[]) : [hooks as Hooks];
 }
 
 function assertHooks(where: string, value: unknown): asserts value is Hooks {
@@ -163,7 +159,7 @@ export function mcpRoutes(
   if (typeof handler !== 'function') fail('handler must be the function createMcpHandler returned');
   const isPublic = options.public ?? false;
   if (typeof isPublic !== 'boolean') fail('option "public" must be a boolean');
-  const hooks = hooksList(options.hooks);
+  const hooks = hookList(options.hooks, 'mcpRoutes option "hooks"');
   if (options.methodAuth !== undefined) {
     if (isPublic)
       fail(
