@@ -73,9 +73,15 @@ const rows: Array<[string, string, number]> = [];
 
 for (const scenario of scenarios) {
   const plain = plainHandler();
+  const plainSame = plainHandler({ sameWork: true });
   const baseline = scenario.fresh ? await time(() => scenario.request()) : 0;
   if (scenario.fresh) rows.push([scenario.name, 'new Request() alone (subtracted below)', baseline]);
   rows.push([scenario.name, 'plain handler', (await time(() => plain(scenario.request()))) - baseline]);
+  rows.push([
+    scenario.name,
+    'plain-same handler (same work)',
+    (await time(() => plainSame(scenario.request()))) - baseline,
+  ]);
   for (const [label, options] of variants) {
     const app = charterApp(options);
     await app.ready();
@@ -103,8 +109,8 @@ const bodyOptions = {
 const makePost = (): Request => new Request(`${ORIGIN}/users`, POST_INIT);
 const postBaseline = await time(makePost);
 const timeouts = new RequestTimeouts(30_000, 408);
-const same = (response: Response): Response => response;
-const fail = (error: unknown): Response => {
+const same = (_host: unknown, _exchange: unknown, response: Response): Response => response;
+const fail = (_host: unknown, _exchange: unknown, error: unknown): Response => {
   throw error;
 };
 const pieces: Array<[string, Op, number]> = [
@@ -136,7 +142,13 @@ const pieces: Array<[string, Op, number]> = [
   [
     'core RequestTimeouts.watch(resolved)',
     () =>
-      timeouts.watch(Promise.resolve(new Response(null)), new Exchange(getUser, () => undefined), same, fail),
+      timeouts.watch(
+        Promise.resolve(new Response(null)),
+        new Exchange(getUser, () => undefined),
+        undefined,
+        same,
+        fail,
+      ),
     0,
   ],
   ['Promise.resolve(new Response(null))', () => Promise.resolve(new Response(null)), 0],

@@ -31,8 +31,9 @@ function compile(
 }
 
 describe('compileRoute: direct', () => {
-  test('a route with no body and no hooks is direct', () => {
+  test('a route with no hooks is direct, with or without a body', () => {
     expect(compile({}).direct).toBe(true);
+    expect(compile({}, { body: type({ a: 'string' }) }).direct).toBe(true);
   });
 
   test('global onRequest, onError, onSend and onResponse hooks leave a route direct (dispatch runs them)', () => {
@@ -41,12 +42,12 @@ describe('compileRoute: direct', () => {
     expect(compile({ scoped: [{ onError: noop, onSend: noop, onResponse: noop }] }).direct).toBe(true);
   });
 
-  test('a hook of a step the route runs itself, or a body, makes the route not direct', () => {
+  test('a hook of a step the route runs itself makes the route not direct', () => {
     expect(compile({ scoped: [{ onRequest: noop }] }).direct).toBe(false);
     expect(compile({ global: [{ preBody: noop }] }).direct).toBe(false);
     expect(compile({ scoped: [{ beforeHandle: noop }] }).direct).toBe(false);
     expect(compile({ scoped: [{ afterHandle: () => undefined }] }).direct).toBe(false);
-    expect(compile({}, { body: type({ a: 'string' }) }).direct).toBe(false);
+    expect(compile({ scoped: [{ preBody: noop }] }, { body: type({ a: 'string' }) }).direct).toBe(false);
   });
 });
 

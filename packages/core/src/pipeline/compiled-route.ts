@@ -77,9 +77,9 @@ export interface CompiledRoute {
   readonly validateResponses: boolean;
   readonly acknowledgeRawResponse: boolean;
   /**
-   * No body and no hook in the steps the route runs itself (scoped onRequest, preBody,
-   * beforeHandle, afterHandle): the route may finish without a single promise when its code is
-   * sync. Global onRequest and the onError/onSend/onResponse hooks run in dispatch either way.
+   * No hook in the steps the route runs itself (scoped onRequest, preBody, beforeHandle,
+   * afterHandle): the route runs them as plain calls, and makes no promise of its own beyond the
+   * body read when its code is sync. Global onRequest and the onError/onSend/onResponse hooks run in dispatch either way.
    */
   readonly direct: boolean;
   /** The traits of every hook layer of the route, outermost first (for the boot guards). */
@@ -168,7 +168,6 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     acknowledgeRawResponse:
       definition.acknowledgeNoResponseBodySchema === true || traits.some((t) => t.replaysResponses === true),
     direct:
-      body === undefined &&
       scopedOnRequest === undefined &&
       hooks.preBody === undefined &&
       hooks.beforeHandle === undefined &&

@@ -29,7 +29,7 @@ export interface PipelineHost {
   readonly unmatchedPhases: PhaseTable;
   readonly guardedPhases: PhaseTable;
   /** The app's request timeout; undefined when `requestTimeoutMs` is 0. */
-  readonly timeouts: RequestTimeouts | undefined;
+  readonly timeouts: RequestTimeouts<PipelineHost> | undefined;
   /** Step 0 guards and the response guards of step 8. */
   readonly perimeter: PerimeterPlan;
   /** True when responses are hardened at all (server headers stripped or security headers added). */
@@ -70,14 +70,19 @@ export function dispatch(
   try {
     work = handle(host, exchange, preMatched);
   } catch (error) {
-    return recover(host, exchange, error).then((response) => finish(host, exchange, response));
+    return recoverAndFinish(host, exchange, error);
   }
   // Finished synchronously: there is nothing left for a timeout to interrupt.
   if (!(work instanceof Promise)) return finish(host, exchange, work);
-  const answer = (response: Response) => finish(host, exchange, response);
-  const fail = (error: unknown) => recover(host, exchange, error).then(answer);
-  if (host.timeouts !== undefined) return host.timeouts.watch(work, exchange, answer, fail);
-  return work.then(answer, fail);
+  if (host.timeouts !== undefined) return host.timeouts.watch(work, exchange, host, finish, recoverAndFinish);
+  return work.then(
+    (response) => finish(host, exchange, response),
+    (error: unknown) => recoverAndFinish(host, exchange, error),
+  );
+}
+
+function recoverAndFinish(host: PipelineHost, exchange: Exchange, error: unknown): Promise<Response> {
+  return recover(host, exchange, error).then((response) => finish(host, exchange, response));
 }
 
 /** Steps 0 to 2, then the route's own steps. Sync until a hook or the route goes async. */

@@ -220,9 +220,18 @@ export function respond(
   const plan = planFor(route, result.status);
   if (plan.schema === undefined || !route.validateResponses) return serialise(result, plan, ctx, result.body);
   const checked = plan.schema['~standard'].validate(result.body);
-  const finish = (r: StandardResult<unknown>): Response => {
-    if (r.issues !== undefined) throw contractViolation(route, result.status, r);
-    return serialise(result, plan, ctx, (r as { value: unknown }).value);
-  };
-  return checked instanceof Promise ? checked.then(finish) : finish(checked);
+  if (checked instanceof Promise) return checked.then((r) => serialiseChecked(route, ctx, result, plan, r));
+  return serialiseChecked(route, ctx, result, plan, checked);
+}
+
+/** The response of a result whose body went through its schema (the schema's output is sent). */
+function serialiseChecked(
+  route: CompiledRoute,
+  ctx: RequestContext,
+  result: AnyHandlerResult,
+  plan: ResponsePlan,
+  checked: StandardResult<unknown>,
+): Response {
+  if (checked.issues !== undefined) throw contractViolation(route, result.status, checked);
+  return serialise(result, plan, ctx, (checked as { value: unknown }).value);
 }

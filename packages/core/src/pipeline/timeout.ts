@@ -1,23 +1,41 @@
 import { RequestTimeoutError } from '../errors/index.ts';
 import type { Exchange } from './context.ts';
 
-/** A request being watched: when its deadline passes, `expire` answers it with the timeout problem. */
-interface Watched {
-  readonly exchange: Exchange;
-  readonly deadline: number;
-  readonly expire: (error: RequestTimeoutError) => void;
+/** How a watched request is answered: from its Response, or from its error (the timeout's included). */
+export type Answer<H> = (host: H, exchange: Exchange, response: Response) => Response | Promise<Response>;
+export type Recover<H> = (host: H, exchange: Exchange, error: unknown) => Response | Promise<Response>;
+
+/** A request being watched: when its deadline passes, it is answered with the timeout problem. */
+class Watched<H> {
+  settled = false;
+  resolve: (response: Response | Promise<Response>) => void = unresolved;
+  /** Neighbours in the app's list of watched requests (oldest first). */
+  previous: Watched<H> | undefined = undefined;
+  next: Watched<H> | undefined = undefined;
+  constructor(
+    readonly exchange: Exchange,
+    readonly deadline: number,
+    readonly host: H,
+    readonly answer: Answer<H>,
+    readonly recover: Recover<H>,
+  ) {}
+}
+
+function unresolved(): void {
+  throw new Error('A watched request was settled before its promise existed');
 }
 
 /**
  * The request timeout of one app. Every request shares the same `ms`, so deadlines arrive in the
- * order requests started: the watched set (insertion-ordered) is also sorted by deadline, and one
- * timer armed for the earliest deadline serves them all. A request costs a set insert and delete
- * instead of arming and clearing a timer of its own.
+ * order requests started: a list with the newest request appended at its tail is also sorted by
+ * deadline, and one timer armed for the earliest deadline serves them all. A request costs a link
+ * and an unlink (a few field writes, no hashing) instead of arming and clearing a timer of its own.
  */
-export class RequestTimeouts {
+export class RequestTimeouts<H = unknown> {
   readonly #ms: number;
   readonly #status: 408 | 503 | 504;
-  readonly #watched = new Set<Watched>();
+  #oldest: Watched<H> | undefined = undefined;
+  #newest: Watched<H> | undefined = undefined;
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
 
   constructor(ms: number, status: 408 | 503 | 504) {
@@ -27,65 +45,91 @@ export class RequestTimeouts {
 
   /**
    * Races the request's work against the deadline and settles it with `answer` (its Response) or
-   * `recover` (its error). On expiry the exchange's signal aborts (so handlers watching
-   * `ctx.request.signal` stop) and `recover` receives the timeout error; whatever the abandoned
-   * work does later is ignored. The continuations are taken here, rather than chained by the
-   * caller, so a request costs one promise for the race and none after it.
+   * `recover` (its error), each called with `host` and the exchange. On expiry the exchange's
+   * signal aborts (so handlers watching `ctx.request.signal` stop) and `recover` receives the
+   * timeout error; whatever the abandoned work does later is ignored. The continuations are taken
+   * here, rather than chained by the caller, so a request costs one promise for the race and none
+   * after it; they are plain functions given their arguments, so no closure is made per request.
    */
   watch(
     work: Promise<Response>,
     exchange: Exchange,
-    answer: (response: Response) => Response | Promise<Response>,
-    recover: (error: unknown) => Response | Promise<Response>,
+    host: H,
+    answer: Answer<H>,
+    recover: Recover<H>,
   ): Promise<Response> {
-    return new Promise<Response>((resolve) => {
-      let settled = false;
-      const settle = (outcome: () => Response | Promise<Response>): void => {
-        if (settled) return;
-        settled = true;
-        resolve(outcome());
-      };
-      const watched: Watched = {
-        exchange,
-        deadline: performance.now() + this.#ms,
-        expire: (error) => settle(() => recover(error)),
-      };
-      this.#watched.add(watched);
-      this.#timer ??= setTimeout(this.#sweep, this.#ms);
-      work.then(
-        (response) => {
-          this.#watched.delete(watched);
-          settle(() => answer(response));
-        },
-        (error: unknown) => {
-          this.#watched.delete(watched);
-          settle(() => recover(error));
-        },
-      );
+    const watched = new Watched<H>(exchange, performance.now() + this.#ms, host, answer, recover);
+    const race = new Promise<Response>((resolve) => {
+      watched.resolve = resolve;
     });
+    this.#link(watched);
+    this.#timer ??= setTimeout(this.#sweep, this.#ms);
+    work.then(
+      (response) => this.#finished(watched, response),
+      (error: unknown) => this.#failed(watched, error),
+    );
+    return race;
+  }
+
+  #link(watched: Watched<H>): void {
+    const newest = this.#newest;
+    watched.previous = newest;
+    if (newest === undefined) this.#oldest = watched;
+    else newest.next = watched;
+    this.#newest = watched;
+  }
+
+  #unlink(watched: Watched<H>): void {
+    const { previous, next } = watched;
+    if (previous === undefined) {
+      // Already unlinked (expired), or the oldest.
+      if (this.#oldest !== watched) return;
+      this.#oldest = next;
+    } else previous.next = next;
+    if (next === undefined) this.#newest = previous;
+    else next.previous = previous;
+    watched.previous = undefined;
+    watched.next = undefined;
+  }
+
+  #finished(watched: Watched<H>, response: Response): void {
+    this.#unlink(watched);
+    if (watched.settled) return;
+    watched.settled = true;
+    watched.resolve(watched.answer(watched.host, watched.exchange, response));
+  }
+
+  #failed(watched: Watched<H>, error: unknown): void {
+    this.#unlink(watched);
+    if (watched.settled) return;
+    watched.settled = true;
+    watched.resolve(watched.recover(watched.host, watched.exchange, error));
   }
 
   /** Expires every request past its deadline, then sleeps until the next deadline. */
   readonly #sweep = (): void => {
     this.#timer = undefined;
     const now = performance.now();
-    for (const watched of this.#watched) {
+    for (let watched = this.#oldest; watched !== undefined; watched = this.#oldest) {
       if (watched.deadline > now) {
         this.#timer = setTimeout(this.#sweep, Math.ceil(watched.deadline - now));
         return;
       }
-      this.#watched.delete(watched);
+      this.#unlink(watched);
       this.#expire(watched);
     }
   };
 
-  #expire({ exchange, expire }: Watched): void {
+  #expire(watched: Watched<H>): void {
+    if (watched.settled) return;
+    watched.settled = true;
     const error = new RequestTimeoutError({
       status: this.#status,
       detail: `The request did not complete within ${this.#ms} ms`,
     });
+    const exchange = watched.exchange;
     exchange.timedOut = true;
     exchange.abort(error);
-    expire(error);
+    watched.resolve(watched.recover(watched.host, watched.exchange, error));
   }
 }

@@ -79,10 +79,13 @@ function apply(
 
 /** Step 4b: the parsed body against `request.body` (422 on failure). */
 export function validateBody(schema: AnySchema, ctx: RequestContext, parsed: unknown): void | Promise<void> {
-  const o = run(schema, parsed, 'body');
-  const settle = (r: Outcome): void => {
-    if (!r.ok) throw new ValidationError(r.issues);
-    ctx.body = r.value;
-  };
-  return o instanceof Promise ? o.then(settle) : settle(o);
+  const result = schema['~standard'].validate(parsed);
+  if (result instanceof Promise) return result.then((settled) => acceptBody(ctx, settled));
+  acceptBody(ctx, result);
+}
+
+function acceptBody(ctx: RequestContext, result: StandardResult<unknown>): void {
+  const o = outcome(result, 'body');
+  if (!o.ok) throw new ValidationError(o.issues);
+  ctx.body = o.value;
 }
