@@ -124,6 +124,48 @@ for (const name of ['bun', 'node'] as const) {
       expect((await within(client.closed, 3000, 'close')).code).toBe(1009);
     });
 
+    test('messages sent while an async open runs wait for it, then arrive in order', async () => {
+      const gate = Promise.withResolvers<void>();
+      const app = new App({ logger: false });
+      app.ws('/slow-open', {
+        backpressureLimit: 4096,
+        async open(conn) {
+          await gate.promise;
+          conn.send('ready');
+        },
+        message: (conn, message) => void conn.send(`got ${message as string}`),
+      });
+      const server = await start(name, app);
+      const client = new Client(wsUrl(server, '/slow-open'));
+      await within(client.opened, 3000, 'open');
+      for (const word of ['one', 'two', 'three']) client.ws.send(word);
+      await Bun.sleep(50);
+      expect(client.messages).toEqual([]);
+      gate.resolve();
+      expect(await client.message(3)).toBe('got three');
+      expect(client.messages).toEqual(['ready', 'got one', 'got two', 'got three']);
+      client.ws.send('four');
+      expect(await client.message(4)).toBe('got four');
+    });
+
+    test('a flood of messages while open is still running closes with 1008, and open never sees them', async () => {
+      const delivered: string[] = [];
+      const app = new App({ logger: false });
+      app.ws('/slow-open', {
+        backpressureLimit: 4096,
+        open: () => new Promise<void>((resolve) => setTimeout(resolve, 500)),
+        message: (_conn, message) => void delivered.push(message as string),
+      });
+      const server = await start(name, app);
+      const client = new Client(wsUrl(server, '/slow-open'));
+      await within(client.opened, 3000, 'open');
+      for (let i = 0; i < 100; i++) client.ws.send('x'.repeat(100));
+      const closed = await within(client.closed, 3000, 'close');
+      expect(closed).toEqual({ code: 1008, reason: 'Too many messages before the connection was ready' });
+      await Bun.sleep(550);
+      expect(delivered).toEqual([]);
+    });
+
     test('a throwing message phase runs error, then closes with 1011', async () => {
       const events: string[] = [];
       const server = await start(name, testApp(events));
@@ -212,6 +254,21 @@ for (const name of ['bun', 'node'] as const) {
 }
 
 describe('the Node adapter speaks RFC 6455 on raw TCP', () => {
+  test('an HTTP/1.0 request is never upgraded (RFC 9110 §7.8): 426; HTTP/1.1 switches', async () => {
+    const server = await start('node', testApp());
+    const raw = await Raw.open(server.port);
+    raw.socket.write(
+      `GET /echo/a HTTP/1.0\r\nHost: 127.0.0.1:${server.port}\r\n${HANDSHAKE_LINES.join('\r\n')}\r\n\r\n`,
+    );
+    await raw.until(() => raw.received.includes('\r\n\r\n'), 'the response head');
+    const head = raw.received.toString('latin1');
+    expect(head).toMatch(/^HTTP\/1\.[01] 426 /);
+    expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+    expect(head.toLowerCase()).not.toContain('sec-websocket-accept');
+    raw.socket.destroy();
+    expect((await handshakeStatus(server, '/echo/a')).status).toBe(101);
+  });
+
   async function upgraded(): Promise<Raw> {
     const server = await start('node', testApp());
     const raw = await Raw.open(server.port);

@@ -52,7 +52,14 @@ export function requestUrl(req: IncomingMessage, fallbackAuthority?: string): st
 export function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  // RFC 9110 §7.8: a server MUST ignore Upgrade in an HTTP/1.0 request (so no WebSocket handshake,
+  // which needs HTTP/1.1, RFC 6455 §4.1).
+  const ignoreUpgrade = req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade') continue;
+    headers.append(name, raw[i + 1] as string);
+  }
   return headers;
 }
 

@@ -16,6 +16,34 @@ function numbers(source: Iterable<{ n: number }> | AsyncIterable<{ n: number }>)
 }
 
 describe('pullStream', () => {
+  test('a sync source of items that encode to nothing lets timers and cancellation run', async () => {
+    let taken = 0;
+    function* silent(): Generator<{ n: number }> {
+      for (;;) {
+        taken++;
+        yield { n: -1 };
+      }
+    }
+    const stream = pullStream(silent(), {
+      name: 'test',
+      signal: undefined,
+      keepAliveMs: 0,
+      encode: () => undefined,
+      failure: () => encoder.encode('failed\n'),
+      onError: () => {},
+    });
+    const reader = stream.getReader();
+    const read = reader.read();
+    // Without turns of the event loop this timer would never fire and the test would hang.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(taken).toBeGreaterThan(64);
+    await reader.cancel();
+    expect(await read).toEqual({ done: true, value: undefined });
+    const after = taken;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(taken).toBe(after);
+  });
+
   test('an open stream holds no item it already sent: they can be garbage-collected', async () => {
     let collected = 0;
     const registry = new FinalizationRegistry(() => {

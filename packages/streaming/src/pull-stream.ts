@@ -39,6 +39,14 @@ const STOPPED: unique symbol = Symbol('stopped');
 
 type Step<T> = IteratorResult<T> | typeof STOPPED;
 
+/** Items that encode to nothing taken in a row before the pump lets the event loop turn. */
+const EMPTY_ITEMS_PER_TURN = 64;
+
+/** Resolves on a later turn of the event loop (a macrotask), after pending I/O callbacks. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /**
  * A byte stream fed by `source`. The queue's high-water mark is 0, so `pull` runs only while a read is
  * waiting: a slow consumer holds the source at the item it is producing (backpressure). Cancelling the
@@ -135,7 +143,12 @@ export function pullStream<T>(
       },
       async pull() {
         // An item that encodes to nothing must not leave the waiting read unanswered: take the next one.
+        let skipped = 0;
         while (!stopped) {
+          // A source that keeps yielding such items without ever awaiting anything would hold this loop
+          // in microtasks forever, and no I/O (a cancel, other requests) would run: every so often,
+          // let the event loop turn.
+          if (skipped > 0 && skipped % EMPTY_ITEMS_PER_TURN === 0) await nextTurn();
           arm();
           let result: Step<T>;
           try {
@@ -165,6 +178,7 @@ export function pullStream<T>(
             controller.enqueue(chunk);
             return;
           }
+          skipped++;
         }
       },
       cancel() {

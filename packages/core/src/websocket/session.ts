@@ -41,6 +41,10 @@ export interface WsSessionOptions {
 
 const encoder = new TextEncoder();
 
+// Memory a waiting message costs beyond its payload (its closure and promise reaction), charged so
+// that a flood of empty messages is bounded too.
+const WAITING_MESSAGE_COST = 64;
+
 function bytesOf(data: string | ArrayBuffer | ArrayBufferView): Uint8Array {
   if (typeof data === 'string') return encoder.encode(data);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
@@ -62,7 +66,10 @@ export class WsSession implements WsConnection {
   readonly #logger: Logger;
   readonly #checkPayload: boolean;
   #state: WsReadyState = 1;
+  /** Set while an async `open` runs: messages wait for it, so they never overtake it. */
   #opening: Promise<void> | undefined;
+  /** Bytes of the messages waiting for `open` (see WAITING_MESSAGE_COST). */
+  #waitingBytes = 0;
   #overLimit = false;
   #lastSeen = Date.now();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -143,7 +150,14 @@ export class WsSession implements WsConnection {
     this.#armIdle(this.#idleMs / 2);
     const open = this.#route.handler.open;
     if (open === undefined) return;
-    this.#opening = this.#run('open', () => open.call(this.#route.handler, this, this.#ctx));
+    const opening = this.#run('open', () => open.call(this.#route.handler, this, this.#ctx));
+    this.#opening = opening;
+    // Registered before any waiting message's delivery, so those still run in arrival order; a
+    // message arriving later (a later I/O event) finds `open` done and is delivered at once.
+    void opening.then(() => {
+      this.#opening = undefined;
+      this.#waitingBytes = 0;
+    });
   }
 
   /** A complete message arrived. Messages wait for `open` to settle, so they never overtake it. */
@@ -164,8 +178,19 @@ export class WsSession implements WsConnection {
       if (this.#state !== 1) return;
       void this.#run('message', () => onMessage.call(this.#route.handler, this, message, this.#ctx));
     };
-    if (this.#opening === undefined) deliver();
-    else void this.#opening.then(deliver);
+    if (this.#opening === undefined) {
+      deliver();
+      return;
+    }
+    // A peer can send faster than a slow `open` (a database lookup, an auth call) finishes: what waits
+    // is held in memory, so it gets the route's send budget; past it the peer is breaking the
+    // application's protocol (RFC 6455 §7.4.1, 1008).
+    this.#waitingBytes += message.length + WAITING_MESSAGE_COST;
+    if (this.#waitingBytes > this.#route.backpressureLimit) {
+      this.close(WS_CLOSE_CODES.policyViolation, 'Too many messages before the connection was ready');
+      return;
+    }
+    void this.#opening.then(deliver);
   }
 
   /** A Ping or Pong arrived: the peer is alive. */

@@ -93,7 +93,10 @@ export interface WsHandler<P extends string = string> {
   drain?(conn: WsConnection, ctx: WsContext<P>): MaybePromise<void>;
   /** Largest message accepted, in bytes (all fragments together); default 1 MiB; larger closes with 1009. */
   maxPayloadLength?: number;
-  /** Bytes `send` may queue before it reports backpressure (-1) and then drops (0); default 1 MiB. */
+  /**
+   * Bytes `send` may queue before it reports backpressure (-1) and then drops (0); default 1 MiB. Also
+   * the budget of incoming messages waiting for an async `open` (past it: close 1008).
+   */
   backpressureLimit?: number;
   /**
    * Seconds without receiving anything before the connection is closed with 1001; default 120; 0
