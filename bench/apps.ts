@@ -5,8 +5,10 @@
  *   - `plain`: a hand-written `Bun.serve` fetch handler that parses, routes and validates requests by hand
  *     with the same arktype schemas called directly; it validates no response and sends only
  *     `content-type`: the least a careful person writes;
- *   - `plain-same`: the same handler doing all of Charter's work: it also validates every response body
- *     against its schema and sends the same response headers, so the bytes on the wire are identical.
+ *   - `plain-same`: the same handler doing all of Charter's default work: it also validates every response
+ *     body against its schema, sends the same response headers (so the bytes on the wire are identical),
+ *     applies the same request guards (header count, duplicate Host, forwarded headers, cross-origin
+ *     POST), reads bodies as strictly (fatal UTF-8, prototype keys) and answers slow requests with a 408.
  * All answer the same status codes and bodies (checked by `bench/http.ts` before measuring).
  */
 import { App, type AppOptions } from '@charter/core';
@@ -106,8 +108,28 @@ export const SECURE_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export interface PlainOptions {
-  /** Validate every response body against its schema and send SECURE_HEADERS too (`plain-same`). */
+  /**
+   * Do Charter's default work too (`plain-same`): validate every response body, send SECURE_HEADERS,
+   * guard the request the way Charter does, read bodies strictly and time requests out.
+   */
   sameWork?: boolean;
+}
+
+// Charter's defaults, as plain-same applies them.
+const MAX_HEADER_COUNT = 100;
+const REQUEST_TIMEOUT_MS = 30_000;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const PROTOTYPE_KEYS = /__proto__|constructor|prototype|\\u/;
+
+/** True when a parsed JSON value has a key that reaches a prototype when merged. */
+function hasPrototypeKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasPrototypeKey);
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') return true;
+    if (hasPrototypeKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** The fetch handler of the plain server (`plain`, or `plain-same` with `sameWork`). */
@@ -163,6 +185,15 @@ export function plainHandler(options: PlainOptions = {}): (request: Request) => 
     return json(200, user, JSON_TYPE, User);
   }
 
+  /** The body as JSON: `request.json()`, or with `sameWork` as strictly as Charter reads it. */
+  async function readJson(request: Request): Promise<unknown> {
+    if (!sameWork) return request.json();
+    const text = strictUtf8.decode(await request.bytes());
+    const data: unknown = JSON.parse(text);
+    if (PROTOTYPE_KEYS.test(text) && hasPrototypeKey(data)) throw new Error('prototype key');
+    return data;
+  }
+
   async function createUser(request: Request): Promise<Response> {
     const contentType = request.headers.get('content-type');
     if (contentType === null || contentType.split(';', 1)[0]?.trim().toLowerCase() !== JSON_TYPE) {
@@ -172,7 +203,7 @@ export function plainHandler(options: PlainOptions = {}): (request: Request) => 
     if (length > BODY_LIMIT_BYTES) return problem(413, 'Content Too Large');
     let data: unknown;
     try {
-      data = await request.json();
+      data = await readJson(request);
     } catch {
       return problem(400, 'Bad Request', 'The body is not valid JSON');
     }
@@ -181,7 +212,49 @@ export function plainHandler(options: PlainOptions = {}): (request: Request) => 
     return json(201, { id: nextId(), name: input.name, email: input.email }, JSON_TYPE, User);
   }
 
-  return (request) => {
+  /**
+   * Charter's default request guards, by hand: too many header fields (431), two Host fields (400),
+   * forwarded headers with no proxy configured (400), and a cross-origin POST from a browser (403).
+   */
+  function guard(request: Request): Response | undefined {
+    const headers = request.headers;
+    if ((headers as unknown as { count: number }).count >= MAX_HEADER_COUNT) {
+      return problem(431, 'Request Header Fields Too Large');
+    }
+    if (headers.get('host')?.includes(',') === true) return problem(400, 'Bad Request');
+    if (headers.has('x-forwarded-for') || headers.has('forwarded')) return problem(400, 'Bad Request');
+    if (request.method === 'POST') {
+      const site = headers.get('sec-fetch-site');
+      if (site !== 'same-origin' && site !== 'none') {
+        const origin = headers.get('origin');
+        // An older browser (no Fetch Metadata) posting to its own host passes, as in Charter.
+        const ownHost = origin !== null && site === null && URL.parse(origin)?.host === headers.get('host');
+        if (!ownHost && (origin !== null || site === 'cross-site' || site === 'same-site')) {
+          return problem(403, 'Forbidden');
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** A 408 when the work takes longer than Charter's default request timeout. */
+  function withTimeout(work: Promise<Response>): Promise<Response> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(problem(408, 'Request Timeout')), REQUEST_TIMEOUT_MS);
+      work.then(
+        (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(problem(500, 'Internal Server Error'));
+        },
+      );
+    });
+  }
+
+  const route = (request: Request): Response | Promise<Response> => {
     // Split the absolute URL without building a URL object.
     const url = request.url;
     const pathStart = url.indexOf('/', url.indexOf('://') + 3);
@@ -212,5 +285,13 @@ export function plainHandler(options: PlainOptions = {}): (request: Request) => 
       }
     }
     return problem(404, 'Not Found');
+  };
+
+  if (!sameWork) return route;
+  return (request) => {
+    const refused = guard(request);
+    if (refused !== undefined) return refused;
+    const response = route(request);
+    return response instanceof Promise ? withTimeout(response) : response;
   };
 }

@@ -133,9 +133,12 @@ async function stopServer(server: ServerProcess): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Correctness check: both servers answer every scenario alike before anything is measured.
 
+/** A request the check sends; its body may be bytes (invalid UTF-8). */
+type Probe = Omit<Scenario, 'body'> & { body?: string | Uint8Array<ArrayBuffer> };
+
 async function probe(
   server: ServerProcess,
-  scenario: Scenario,
+  scenario: Probe,
 ): Promise<{ status: number; contentType: string | null; headers: string; body: string }> {
   const init: RequestInit = { method: scenario.method };
   if (scenario.headers !== undefined) init.headers = scenario.headers;
@@ -166,6 +169,51 @@ async function checkServers(servers: readonly ServerProcess[]): Promise<void> {
       expectedStatus: 422,
     },
   ];
+  // The guards and the strict body read that plain-same does by hand, as Charter does by default.
+  const sameWork: Probe[] = [
+    {
+      name: 'invalid UTF-8',
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      body: new Uint8Array([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+      expectedStatus: 400,
+    },
+    {
+      name: 'prototype key',
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Ada","email":"ada@example.com","__proto__":{"admin":true}}',
+      expectedStatus: 400,
+    },
+    {
+      name: 'cross-origin POST',
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
+      expectedStatus: 403,
+    },
+    {
+      name: 'forwarded header without a proxy posture',
+      method: 'GET',
+      path: '/health',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      expectedStatus: 400,
+    },
+  ];
+  const sameWorkServers = servers.filter((s) => s.kind !== 'plain');
+  for (const scenario of sameWork) {
+    for (const server of sameWorkServers) {
+      const answer = await probe(server, scenario);
+      if (answer.status !== scenario.expectedStatus) {
+        throw new Error(
+          `${server.kind} answered ${answer.status} to ${scenario.name}, expected ${scenario.expectedStatus}`,
+        );
+      }
+    }
+  }
   for (const scenario of [...SCENARIOS, ...extra]) {
     const answers = await Promise.all(servers.map((s) => probe(s, scenario)));
     for (const [i, answer] of answers.entries()) {
