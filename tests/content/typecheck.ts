@@ -48,6 +48,9 @@ export const LINKED_PACKAGES = [
   '@sinclair/typebox',
   'better-auth',
   'jose',
+  'redis',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
   '@types/bun',
 ] as const;
 

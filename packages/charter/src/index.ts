@@ -3,7 +3,8 @@
  * security helpers, auth) re-exported from `@charter/core`, plus the runtime-neutral feature modules,
  * which are also their own subpaths (`charter/jwt`, `charter/jwk`, `charter/session`, `charter/hashing`,
  * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`, `charter/mcp`, `charter/a2a`,
- * `charter/streaming`, `charter/websocket`). Runtime adapters are only
+ * `charter/streaming`, `charter/websocket`, `charter/multipart`, `charter/tracing`, `charter/redis`).
+ * Runtime adapters are only
  * subpaths (`charter/bun`, `charter/node`).
  *
  * `App` here is the core App plus the routes derived from the contract (the `openapi` and `docs`
@@ -18,9 +19,12 @@ export * from '@charter/hashing';
 export * from '@charter/jwk';
 export * from '@charter/jwt';
 export * from '@charter/mcp';
+export * from '@charter/multipart';
 export * from '@charter/openapi';
 export * from '@charter/pagination';
+export * from '@charter/redis';
 export * from '@charter/session';
 export * from '@charter/streaming';
+export * from '@charter/tracing';
 export * from '@charter/websocket';
 export { App, type AppOptions, createApp, type DocsRouteOptions } from '@charter/app';

@@ -2,6 +2,25 @@
  * Middleware helpers: factories returning Hooks, usable with `app.use`, group hooks and route hooks.
  * Each primitive they rely on (cookies, tokens, header guards) lives in `security/`.
  */
+export {
+  type AutoBanEvent,
+  type AutoBanHooks,
+  type AutoBanOptions,
+  autoBan,
+  DEFAULT_AUTO_BAN_STATUSES,
+  type ResolvedAutoBanOptions,
+  resolveAutoBanOptions,
+} from './auto-ban.ts';
+export {
+  AUTO_BAN_KEY_PREFIX,
+  type AutoBanPolicy,
+  type AutoBanStore,
+  type AutoBanStrike,
+  type MemoryAutoBanStore,
+  type MemoryAutoBanStoreOptions,
+  memoryAutoBanStore,
+  resolveMemoryAutoBanStoreOptions,
+} from './auto-ban-store.ts';
 export { every, type ExceptCondition, except, some } from './combinators.ts';
 export {
   type CompressionOptions,
