@@ -14,7 +14,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+// .ci/run installs Debian's redis-server when none is on PATH; REDIS_SERVER_PATH points elsewhere.
+const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? Bun.which('redis-server') ?? '/usr/bin/redis-server';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
