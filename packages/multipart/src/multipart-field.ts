@@ -8,6 +8,7 @@ import {
   flattenIssues,
   isStandardSchema,
   type JsonSchema,
+  jsonSchemaTypes,
   planCoercion,
   type StandardResult,
   toJsonSchema,
@@ -32,16 +33,6 @@ export interface FieldPlan {
 // Rounds of conversion for a schema without a JSON Schema: scalar, or array then element (as the core does).
 const MAX_COERCION_ROUNDS = 3;
 const SLOT = 'value';
-
-function typesOf(schema: JsonSchema, out: Set<string>): void {
-  const type = schema.type;
-  if (typeof type === 'string') out.add(type);
-  else if (Array.isArray(type)) for (const t of type) if (typeof t === 'string') out.add(t);
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches)) for (const branch of branches) typesOf(branch as JsonSchema, out);
-  }
-}
 
 /** Whether a schema accepts `undefined`, asked once; an async or throwing schema counts as "no". */
 function acceptsUndefined(schema: AnySchema): boolean {
@@ -96,8 +87,7 @@ export function planField(key: string, schema: unknown): FieldPlan {
     });
   }
   const json = toJsonSchema(schema, 'input');
-  const types = new Set<string>();
-  if (json !== undefined) typesOf(json, types);
+  const types = json === undefined ? new Set<string>() : jsonSchemaTypes(json);
   return Object.freeze({
     name,
     schema,

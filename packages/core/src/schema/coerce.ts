@@ -30,6 +30,16 @@ export function planCoercion(schema: AnySchema): CoercionPlan | undefined {
   return plan;
 }
 
+/**
+ * The JSON types a schema admits, from `type`, its `anyOf`/`oneOf` branches and its `const`/`enum`
+ * values (empty when the schema says nothing, i.e. anything goes). Shared by the coercion planners.
+ */
+export function jsonSchemaTypes(schema: JsonSchema): Set<string> {
+  const types = new Set<string>();
+  typesOf(schema, types);
+  return types;
+}
+
 function typesOf(schema: JsonSchema, out: Set<string>): void {
   const type = schema.type;
   if (typeof type === 'string') out.add(type);
@@ -43,8 +53,7 @@ function typesOf(schema: JsonSchema, out: Set<string>): void {
 }
 
 function coercionFor(schema: JsonSchema): Coercion | undefined {
-  const types = new Set<string>();
-  typesOf(schema, types);
+  const types = jsonSchemaTypes(schema);
   // Text is acceptable as it is: converting would change what the schema accepts.
   if (types.has('string') || types.size === 0) return undefined;
   if (types.has('array')) {
