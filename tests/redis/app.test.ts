@@ -12,20 +12,11 @@ import {
   setRequestPeer,
 } from '../../packages/core/src/index.ts';
 import { redisAutoBanStore, redisRateLimitStore } from '../../packages/redis/src/index.ts';
-import { type ClientKind, connect, type TestClient } from './support/clients.ts';
+import { type ClientKind, redisForThisFile } from './support/clients.ts';
 import { type RedisServer, startRedisServer } from './support/redis-server.ts';
 
 const Ok = type({ ok: 'boolean' });
-const open: TestClient[] = [];
-let server: RedisServer;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  for (const c of open) c.close();
-  await server.stop();
-});
+const redis = redisForThisFile();
 
 async function instance(
   kind: ClientKind,
@@ -34,15 +25,14 @@ async function instance(
   ban: AutoBanOptions = {},
   failOpen = false,
 ): Promise<App> {
-  const c = await connect(kind, url);
-  open.push(c);
+  const client = await redis.client(kind, url);
   const app = new App({
     logger: false,
     hooks: [
       autoBan({
         maxStrikes: 4,
         banMs: 60_000,
-        store: redisAutoBanStore({ client: c.client, prefix: `${prefix}ab:`, timeoutMs: 300 }),
+        store: redisAutoBanStore({ client, prefix: `${prefix}ab:`, timeoutMs: 300 }),
         ...ban,
       }),
     ],
@@ -52,7 +42,7 @@ async function instance(
       windowMs: 60_000,
       max: 3,
       failOpen,
-      store: redisRateLimitStore({ client: c.client, prefix: `${prefix}rl:`, timeoutMs: 300 }),
+      store: redisRateLimitStore({ client, prefix: `${prefix}rl:`, timeoutMs: 300 }),
     }),
   );
   app.get('/ok', { responses: { 200: Ok } }, () => ({ status: 200, body: { ok: true } }));
@@ -68,8 +58,8 @@ function from(address: string, path = '/ok'): Request {
 describe('rateLimit and autoBan over Redis', () => {
   test('two instances share one rate limit and one ban list', async () => {
     const prefix = `t1:${crypto.randomUUID()}:`;
-    const a = await instance('bun', server.url, prefix);
-    const b = await instance('node-redis', server.url, prefix);
+    const a = await instance('bun', redis.server.url, prefix);
+    const b = await instance('node-redis', redis.server.url, prefix);
     const client = '203.0.113.7';
     expect((await a.request(from(client))).status).toBe(200);
     expect((await b.request(from(client))).status).toBe(200);
@@ -104,8 +94,8 @@ describe('rateLimit and autoBan over Redis', () => {
 
   test('404s from probes ban a client on every instance', async () => {
     const prefix = `t2:${crypto.randomUUID()}:`;
-    const a = await instance('node-redis', server.url, prefix);
-    const b = await instance('bun', server.url, prefix);
+    const a = await instance('node-redis', redis.server.url, prefix);
+    const b = await instance('bun', redis.server.url, prefix);
     const client = '2001:db8::17';
     await Promise.all([
       a.request(from(client, '/.env')),

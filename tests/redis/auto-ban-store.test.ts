@@ -1,24 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { redisAutoBanStore, type RedisLikeClient } from '../../packages/redis/src/index.ts';
-import { CLIENT_KINDS, connect, type TestClient } from './support/clients.ts';
-import { type RedisServer, startRedisServer } from './support/redis-server.ts';
+import { CLIENT_KINDS, type ClientKind, redisForThisFile } from './support/clients.ts';
 
-let server: RedisServer;
-const open: TestClient[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  for (const c of open) c.close();
-  await server.stop();
-});
-
-async function client(kind: TestClient['name']): Promise<RedisLikeClient> {
-  const c = await connect(kind, server.url);
-  open.push(c);
-  return c.client;
-}
+const redis = redisForThisFile();
+const client = (kind: ClientKind): Promise<RedisLikeClient> => redis.client(kind);
 
 const freshKey = () => `198.51.100.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}`;
 const policy = { windowMs: 60_000, maxStrikes: 3, banMs: 120_000 };
