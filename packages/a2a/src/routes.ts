@@ -13,6 +13,7 @@ import {
   REQUIRE_AUTH_META,
   withHookTraits,
 } from '@charter/core';
+import { jsonRpcRequestSchema, jsonRpcResponseSchema } from '@charter/json-rpc';
 import { productionCardUrlProblem } from './card.ts';
 import { A2A_CARD_PATH } from './constants.ts';
 import type { A2aHandler } from './handler.ts';
@@ -38,33 +39,16 @@ function hostOf(ctx: AnyContext): A2aHost {
   return { request: ctx.request, state: ctx.state, production: ctx.route.production };
 }
 
-const JSON_RPC_REQUEST = {
-  type: 'object',
-  description: 'An A2A 1.0 JSON-RPC request (SendMessage, GetTask, CancelTask, ListTasks...)',
-  required: ['jsonrpc', 'id', 'method'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    method: { type: 'string' },
-    params: { type: 'object' },
-  },
-} as const;
+const JSON_RPC_REQUEST = jsonRpcRequestSchema(
+  'An A2A 1.0 JSON-RPC request (SendMessage, GetTask, CancelTask, ListTasks...)',
+  ['jsonrpc', 'id', 'method'],
+);
 
-const JSON_RPC_RESPONSE = {
-  type: 'object',
-  description: 'A JSON-RPC 2.0 response: result or error (A2A errors carry an ErrorInfo data array)',
-  required: ['jsonrpc', 'id'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer', 'null'] },
-    result: { type: 'object' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'array' } },
-    },
-  },
-} as const;
+const JSON_RPC_RESPONSE = jsonRpcResponseSchema(
+  'A JSON-RPC 2.0 response: result or error (A2A errors carry an ErrorInfo data array)',
+  ['jsonrpc', 'id'],
+  { type: 'array' },
+);
 
 /**
  * The routes of an agent. Register them with `app.registerRoutes(a2aRoutes('/a2a', agent))`. An

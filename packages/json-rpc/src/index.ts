@@ -19,3 +19,4 @@ export {
 } from './message.ts';
 export { JSON_RPC_MAX_DEPTH, nestsDeeperThan, type ParsedBody, parseJsonRpcBody } from './parse.ts';
 export { hasJsonRpcMediaType, readJsonRpcBody, unsupportedJsonRpcMediaType } from './http.ts';
+export { jsonRpcRequestSchema, jsonRpcResponseSchema } from './openapi.ts';

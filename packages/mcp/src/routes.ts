@@ -18,6 +18,7 @@ import {
   REQUIRE_AUTH_META,
   withHookTraits,
 } from '@charter/core';
+import { jsonRpcRequestSchema, jsonRpcResponseSchema } from '@charter/json-rpc';
 import { MCP_DISCOVERY_METHODS } from './constants.ts';
 import type { McpHandler } from './handler.ts';
 
@@ -110,17 +111,7 @@ function methodAuthHooks(auth: McpMethodAuth): Hooks {
   });
 }
 
-const JSON_RPC_MESSAGE = {
-  type: 'object',
-  description: 'A JSON-RPC 2.0 request or notification',
-  required: ['jsonrpc'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    method: { type: 'string' },
-    params: { type: 'object' },
-  },
-} as const;
+const JSON_RPC_MESSAGE = jsonRpcRequestSchema('A JSON-RPC 2.0 request or notification', ['jsonrpc']);
 
 const JSON_RPC_BODY = {
   anyOf: [
@@ -129,21 +120,7 @@ const JSON_RPC_BODY = {
   ],
 } as const;
 
-const JSON_RPC_RESPONSE = {
-  type: 'object',
-  description: 'A JSON-RPC 2.0 response: result or error',
-  required: ['jsonrpc'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer', 'null'] },
-    result: { type: 'object' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-    },
-  },
-} as const;
+const JSON_RPC_RESPONSE = jsonRpcResponseSchema('A JSON-RPC 2.0 response: result or error', ['jsonrpc'], {});
 
 /**
  * The routes of a tool-server endpoint at `path`: POST (JSON-RPC, with the hooks), GET (405 with a
