@@ -1,6 +1,6 @@
-import type { App } from '@charter/core';
+import type { App, ServingAddress } from '@charter/core';
 
-type RouteHandler = (request: Request) => Response | Promise<Response>;
+type RouteHandler = (request: Request, server?: ServingAddress) => Response | Promise<Response>;
 
 /**
  * Bun matches fully static paths in native code before any JavaScript runs. Routes without

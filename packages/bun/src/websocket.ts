@@ -24,7 +24,7 @@ export interface BunWsData {
 }
 
 type BunWs = Bun.ServerWebSocket<BunWsData>;
-type Handler = (request: Request) => Response | Promise<Response>;
+type Handler = (request: Request, server: Bun.Server<BunWsData>) => Response | Promise<Response>;
 
 /** The server-wide limits: the largest of the routes' (the defaults when there is no route yet). */
 export function serverLimits(routes: readonly WsRouteInfo[]): {
@@ -78,7 +78,7 @@ export class BunWsSessions {
     server: Bun.Server<BunWsData>,
   ) => Response | Promise<Response | undefined> | undefined {
     return (request, server) => {
-      const response = handler(request);
+      const response = handler(request, server);
       if (response instanceof Promise)
         return response.then((settled) => this.#finish(request, settled, server));
       return this.#finish(request, response, server);

@@ -6,9 +6,10 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App } from '@charter/core';
+import { type App, connectNotSupportedError } from '@charter/core';
 import { createClientErrorHandler } from './client-error.ts';
 import { createHandler, createUpgradeHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
+import { rawProblemResponse } from './problem.ts';
 import { formatHost } from './request.ts';
 import { exitAfterShutdown, onShutdownSignal } from './signals.ts';
 import { resolveServeOptions, type ServeOptions, type ServeSettings } from './serve-options.ts';
@@ -86,6 +87,11 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   // Only with WebSocket routes (registered before serve()): with an 'upgrade' listener, Node hands it
   // every request carrying Upgrade; without one, such requests are plain requests (RFC 9110 §7.8).
   if (app.wsRoutes().length > 0) server.on('upgrade', createUpgradeHandler(app, handlerSettings));
+  // RFC 9110 §9.3.6: Node hands CONNECT to a 'connect' listener and, with none, drops the socket with
+  // no answer. This server tunnels nothing, so the client is told so: 501, then the connection closes.
+  server.on('connect', (_req, socket) => {
+    socket.end(rawProblemResponse(connectNotSupportedError(), app.options.production), () => socket.destroy());
+  });
   server.on(
     'clientError',
     createClientErrorHandler(app, (socket) => inFlight.get(socket)),

@@ -4,6 +4,7 @@ import { dispatch, type PipelineHost, type RouteSlot } from '../pipeline/dispatc
 import { RequestTimeouts } from '../pipeline/timeout.ts';
 import { type ClientAddressResolver, requestPeer } from '../pipeline/client-address.ts';
 import { hardensResponses } from '../pipeline/perimeter.ts';
+import type { ServingAddress } from '../pipeline/request-target.ts';
 import { clientAddress } from '../net/index.ts';
 import { registerCspReportRoute, type CspReportRouteOptions } from '../builtins/csp-report.ts';
 import { BootGuards, perimeterPlan, watchUnhandledRejections } from './app-security.ts';
@@ -36,7 +37,7 @@ export interface AdapterRoute {
   method: string;
   path: string;
   /** Answers like `app.fetch`, but synchronously when every step of the request was sync. */
-  handle(request: Request): Response | Promise<Response>;
+  handle(request: Request, serving?: ServingAddress): Response | Promise<Response>;
 }
 
 /**
@@ -113,9 +114,13 @@ export class App extends Scope {
     };
   }
 
-  /** Answers a Request: Request in, Response out, always as a promise. */
-  readonly fetch = (request: Request): Promise<Response> => {
-    const response = this.handle(request);
+  /**
+   * Answers a Request: Request in, Response out, always as a promise. `serving` is what a runtime
+   * passes beside the request (Bun's `server`): its `url` completes an HTTP/1.0 request sent with no
+   * Host, so `Bun.serve({ fetch: app.fetch })` works as the adapter does.
+   */
+  readonly fetch = (request: Request, serving?: ServingAddress): Promise<Response> => {
+    const response = this.handle(request, serving);
     return response instanceof Promise ? response : Promise.resolve(response);
   };
 
@@ -124,14 +129,14 @@ export class App extends Scope {
    * every step of the request finished synchronously (Bun.serve and the Node adapter accept both),
    * which spares a promise per request.
    */
-  readonly handle = (request: Request): Response | Promise<Response> => {
+  readonly handle = (request: Request, serving?: ServingAddress): Response | Promise<Response> => {
     if (this.#lifecycle.state !== 'serving') return this.#refuse();
     if (this.#installError !== undefined) return this.#installFailed();
     if ((!this.#boot.current || this.#bootError !== undefined) && this.#bootRefused())
       return this.#bootFailed();
     if (this.registry.pending.length > 0 || this.#readying !== undefined) {
       return this.ready().then(
-        () => dispatch(this.#host, request),
+        () => dispatch(this.#host, request, undefined, serving),
         (error: unknown) => {
           if (this.#installError === undefined) {
             this.#installError = error;
@@ -141,7 +146,7 @@ export class App extends Scope {
         },
       );
     }
-    return dispatch(this.#host, request);
+    return dispatch(this.#host, request, undefined, serving);
   };
 
   /** In-process request, no port: `await app.request('/users/1')`. */
@@ -302,10 +307,10 @@ export class App extends Scope {
       out.push({
         method,
         path,
-        handle: (request) => {
+        handle: (request, serving) => {
           // Anything but the steady state (draining, plugins pending, guards to run) takes the full path.
-          if (this.#lifecycle.state !== 'serving' || !this.#steady()) return this.handle(request);
-          return dispatch(this.#host, request, preMatched);
+          if (this.#lifecycle.state !== 'serving' || !this.#steady()) return this.handle(request, serving);
+          return dispatch(this.#host, request, preMatched, serving);
         },
       });
     }

@@ -219,3 +219,26 @@ describe('autoBan', () => {
     expect(() => new App({ logger: false }).use(hooks)).not.toThrow();
   });
 });
+
+describe('autoBan: IPv6 clients', () => {
+  test('strikes and bans the /64: a new address in the same network is still banned', async () => {
+    const events: AutoBanEvent[] = [];
+    const app = appWith({ maxStrikes: 2, banMs: 60_000, onBan: (event) => void events.push(event) });
+    expect((await app.request(from('2001:db8:7:7::1', '/probe-a'))).status).toBe(404);
+    expect((await app.request(from('2001:db8:7:7::2', '/probe-b'))).status).toBe(404);
+    await expectBanned(await app.request(from('2001:db8:7:7:abcd::3')));
+    expect(events.map((event) => event.address)).toEqual(['2001:db8:7:7::/64']);
+    // Another network is not affected (the good path).
+    expect((await app.request(from('2001:db8:7:8::1'))).status).toBe(200);
+  });
+
+  test('ipv6Prefix: 128 bans one address only; an invalid value is refused by name', async () => {
+    const app = appWith({ maxStrikes: 1, ipv6Prefix: 128 });
+    await app.request(from('2001:db8:7:7::1', '/probe'));
+    await expectBanned(await app.request(from('2001:db8:7:7::1')));
+    expect((await app.request(from('2001:db8:7:7::2'))).status).toBe(200);
+    expect(() => autoBan({ ipv6Prefix: 200 })).toThrow(
+      'autoBan option "ipv6Prefix" must be an integer from 1 to 128',
+    );
+  });
+});

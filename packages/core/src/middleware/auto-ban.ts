@@ -4,6 +4,7 @@
  * for `banMs`, and every request it sends meanwhile is refused before routing. Strikes and bans live
  * in an `AutoBanStore`, so a networked store shares them across the instances of a service.
  */
+import { clientKey, resolveIpv6Prefix } from '../net/client-key.ts';
 import { clientIp } from '../pipeline/client-address.ts';
 import { ForbiddenError, InternalError, TooManyRequestsError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
@@ -17,7 +18,7 @@ import {
 
 /** What `onBan` learns when a client is banned. */
 export interface AutoBanEvent {
-  /** The client address (as `clientIp` resolved it). */
+  /** The client struck: its address (as `clientIp` resolved it), or for IPv6 its network (`2001:db8:1:2::/64`, see `ipv6Prefix`). */
   readonly address: string;
   /** Strikes that led to the ban. */
   readonly strikes: number;
@@ -53,6 +54,11 @@ export interface AutoBanOptions {
    * serving a client whose ban could not be checked. A failed strike is only logged in both modes.
    */
   failOpen?: boolean;
+  /**
+   * IPv6 clients are struck and banned by the network of this prefix length (1 to 128); default 64,
+   * the block one subscriber gets and may rotate addresses in. IPv4 clients are struck per address.
+   */
+  ipv6Prefix?: number;
   /** Addresses never struck nor banned (health checkers, your own monitoring); default none. */
   exempt?: (address: string) => boolean;
   /** Called once per ban, when it starts. Errors it throws or rejects with are ignored. */
@@ -69,6 +75,7 @@ export interface ResolvedAutoBanOptions {
   readonly status: 403 | 429;
   readonly failOpen: boolean;
   readonly exempt: ((address: string) => boolean) | undefined;
+  readonly ipv6Prefix: number;
   readonly onBan: ((event: AutoBanEvent) => void | Promise<void>) | undefined;
   readonly logger: Logger | undefined;
 }
@@ -146,6 +153,7 @@ export function resolveAutoBanOptions(options: AutoBanOptions = {}): ResolvedAut
     status,
     failOpen,
     exempt: optionalFunction('exempt', options.exempt),
+    ipv6Prefix: resolveIpv6Prefix('autoBan', options.ipv6Prefix),
     onBan: optionalFunction('onBan', options.onBan),
     logger,
   });
@@ -178,7 +186,7 @@ export function autoBan(options?: AutoBanOptions): AutoBanHooks {
     // The App's trusted address only: a raw X-Forwarded-For would let anyone ban anyone.
     const address = clientIp(request);
     if (address === undefined || exempt?.(address) === true) return undefined;
-    return address;
+    return clientKey(address, resolved.ipv6Prefix);
   };
 
   const strike = async (request: Request): Promise<AutoBanStrike | undefined> => {

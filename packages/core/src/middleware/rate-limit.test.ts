@@ -420,3 +420,58 @@ describe('RateLimit fields', () => {
     expect(rateLimitField('default', 1, { count: 1, resetAt: 0 }, 1_000)).toBe('"default";r=0;t=0');
   });
 });
+
+describe('rateLimit: IPv6 clients', () => {
+  /** An app behind a loopback proxy that forwards the client address in X-Forwarded-For. */
+  function proxiedApp(options: { ipv6Prefix?: number } = {}): App {
+    const app = new App({ logger: false, behindProxy: 'loopback' });
+    app.use(rateLimit({ windowMs: 60_000, max: 2, ...options }));
+    app.get('/ok', { responses: { 200: { body: Ok } } }, () => ({ status: 200, body: { ok: true } }));
+    return app;
+  }
+  const via = (client: string): Request => {
+    const request = new Request('http://charter.local/ok', { headers: { 'x-forwarded-for': client } });
+    setRequestPeer(request, '127.0.0.1');
+    return request;
+  };
+
+  test('one /64 shares one budget: rotating the interface id does not reset the quota', async () => {
+    const app = proxiedApp();
+    expect((await app.fetch(via('2001:db8:1:2::1'))).status).toBe(200);
+    expect((await app.fetch(via('2001:db8:1:2:ffff:1234:5678:9abc'))).status).toBe(200);
+    const third = await app.fetch(via('2001:db8:1:2::99'));
+    await expectLimited(third);
+    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  test('another /64 has its own budget (the good path)', async () => {
+    const app = proxiedApp();
+    await app.fetch(via('2001:db8:1:2::1'));
+    await app.fetch(via('2001:db8:1:2::2'));
+    const other = await app.fetch(via('2001:db8:1:3::1'));
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toBe('"default";r=1;t=60');
+  });
+
+  test('ipv6Prefix: 128 counts each address alone', async () => {
+    const app = proxiedApp({ ipv6Prefix: 128 });
+    await app.fetch(via('2001:db8:1:2::1'));
+    await app.fetch(via('2001:db8:1:2::1'));
+    expect((await app.fetch(via('2001:db8:1:2::2'))).status).toBe(200);
+    await expectLimited(await app.fetch(via('2001:db8:1:2::1')));
+  });
+
+  test('an IPv4-mapped client shares the budget of its IPv4 address', async () => {
+    const app = proxiedApp();
+    await app.fetch(via('203.0.113.7'));
+    await app.fetch(via('::ffff:203.0.113.7'));
+    await expectLimited(await app.fetch(via('203.0.113.7')));
+    expect((await app.fetch(via('203.0.113.8'))).status).toBe(200);
+  });
+
+  test('an invalid ipv6Prefix is refused, naming the option', () => {
+    expect(() => rateLimit({ windowMs: 1000, max: 1, ipv6Prefix: 0 })).toThrow(
+      'rateLimit option "ipv6Prefix" must be an integer from 1 to 128, got 0',
+    );
+  });
+});

@@ -9,6 +9,7 @@
  *
  * Both are Structured Field Lists (RFC 9651), so several policies on one request add list members.
  */
+import { clientKey, resolveIpv6Prefix } from '../net/client-key.ts';
 import { clientIp } from '../pipeline/client-address.ts';
 import { contextClientIp } from '../pipeline/context.ts';
 import { InternalError, TooManyRequestsError } from '../errors/index.ts';
@@ -45,6 +46,13 @@ export interface RateLimitOptions {
    */
   key?: RateLimitKey;
   /**
+   * How the default key counts IPv6 clients: by the network of this prefix length (an integer from
+   * 1 to 128); default 64. A subscriber is given at least a /64 and may use any address in it, so a
+   * key per address would give each one an unlimited quota by rotating. IPv4 clients (IPv4-mapped
+   * included) are counted per address. 128 counts each IPv6 address alone. Not used with `key`.
+   */
+  ipv6Prefix?: number;
+  /**
    * Where the limit is checked; default `onRequest`, before routing, so a flood of 404s is limited
    * too. `preBody` or `beforeHandle` run after authentication hooks, for limits per identity.
    */
@@ -79,6 +87,7 @@ export interface ResolvedRateLimitOptions {
   readonly windowMs: number;
   readonly max: number;
   readonly key: RateLimitKey | undefined;
+  readonly ipv6Prefix: number;
   readonly phase: RateLimitPhase;
   readonly store: RateLimitStore;
   readonly name: string;
@@ -165,6 +174,7 @@ export function resolveRateLimitOptions(options: RateLimitOptions): ResolvedRate
     windowMs,
     max,
     key: options.key,
+    ipv6Prefix: resolveIpv6Prefix('rateLimit', options.ipv6Prefix),
     phase,
     store,
     name,
@@ -230,7 +240,10 @@ export function rateLimit(options: RateLimitOptions): Hooks {
         `The rateLimit key function of policy "${name}" returned a ${typeof key}, not a string`,
       );
     }
-    key ??= clientIp(request) ?? UNKNOWN_CLIENT_KEY;
+    if (key === undefined) {
+      const address = clientIp(request);
+      key = address === undefined ? UNKNOWN_CLIENT_KEY : clientKey(address, policy.ipv6Prefix);
+    }
     return `${name}:${key}`;
   };
 

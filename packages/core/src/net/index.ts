@@ -4,6 +4,7 @@
  * open-redirect guard.
  */
 export { type Cidr, type CidrMatcher, cidrContains, compileCidrs, formatCidr, parseCidr } from './cidr.ts';
+export { clientKey, DEFAULT_IPV6_CLIENT_PREFIX } from './client-key.ts';
 export { type HostResolver, systemResolver } from './dns.ts';
 export { fetchGuard } from './fetch-guard.ts';
 export {

@@ -1,5 +1,11 @@
 import type { ResolvedAppOptions } from '../app/options.ts';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, renderError } from '../errors/index.ts';
+import {
+  BadRequestError,
+  type HttpError,
+  MethodNotAllowedError,
+  NotFoundError,
+  renderError,
+} from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
@@ -8,6 +14,8 @@ import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
 import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.ts';
 import { splitUrl } from './request-parts.ts';
+import { checkRequestTarget, type ServingAddress } from './request-target.ts';
+import { setRequestPeer } from './client-address.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
 import type { RequestTimeouts } from './timeout.ts';
@@ -50,8 +58,8 @@ export interface PreMatched {
 
 /**
  * The request pipeline, step by step as in the docs' table:
- *   0. perimeter guards (header count, load,  5. beforeHandle
- *      forwarded headers)
+ *   0. perimeter guards (target and Host,     5. beforeHandle
+ *      header count, load, forwarded headers)
  *   1. onRequest                              6. handler
  *   2. route match (404 / 405 / 400)          7. afterHandle
  *   3. preBody                                8. onSend, then onResponse
@@ -61,9 +69,18 @@ export interface PreMatched {
  */
 export function dispatch(
   host: PipelineHost,
-  request: Request,
+  received: Request,
   preMatched?: PreMatched,
+  serving?: ServingAddress,
 ): Response | Promise<Response> {
+  // 0. A target or Host no URL can be built from is answered before any hook could trip on it.
+  const request = checkRequestTarget(received, serving);
+  if (request !== received) {
+    if (!(request instanceof Request)) return refuseTarget(host, received, request);
+    // Rebuilt on the listening address: it still arrived on the original's connection.
+    const peer = host.clientAddress.peer?.(received);
+    if (peer !== undefined) setRequestPeer(request, peer);
+  }
   const exchange = new Exchange(request, host.clientAddress);
   host.requestStarted();
   let work: Response | Promise<Response>;
@@ -79,6 +96,21 @@ export function dispatch(
     (response) => finish(host, exchange, response),
     (error: unknown) => recoverAndFinish(host, exchange, error),
   );
+}
+
+/** A request no URL can be built from: its problem, hardened like any answer, with no hook run. */
+function refuseTarget(host: PipelineHost, request: Request, error: HttpError): Response {
+  // A client error, and one any client can send at will: never an error-level line.
+  host.logger.debug('Refused a request target', {
+    method: request.method,
+    status: error.status,
+    detail: error.detail,
+  });
+  const response = renderError(error, host.options.production).response;
+  // Nothing else this client sends on the connection can be trusted to be framed as we read it (a
+  // CONNECT client may already be sending tunnel bytes): close it after the answer (RFC 9112 §9.6).
+  response.headers.set('connection', 'close');
+  return host.hardens ? hardenResponse(host.perimeter, response) : response;
 }
 
 function recoverAndFinish(host: PipelineHost, exchange: Exchange, error: unknown): Promise<Response> {

@@ -22,12 +22,7 @@ export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: 
   if (max > 0 && headerCount(request.headers) >= max) {
     throw new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
   }
-  // RFC 9112 §3.2: a request with more than one Host field is answered 400. Runtimes join repeated
-  // fields with ", ", and a host never contains a comma, so one comma is two Host lines.
-  const host = request.headers.get('host');
-  if (host !== null && host.includes(',')) {
-    throw new BadRequestError('The request has more than one Host header field');
-  }
+  // The Host field (one, valid) was checked with the target, before the exchange (request-target.ts).
   if (plan.shedder !== undefined) plan.shedder.check(inFlight);
   if (plan.refuseForwarded) {
     const headers = request.headers;
