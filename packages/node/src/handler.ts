@@ -18,7 +18,7 @@ import {
 } from '@charter/core';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
-import { toWebRequest } from './request.ts';
+import { awaitsContinue, toWebRequest } from './request.ts';
 import { type BodyHandle, writeResponse } from './response.ts';
 import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
 
@@ -153,9 +153,17 @@ async function handle(
     return;
   }
 
+  // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits before sending the content, and a
+  // server may answer without inviting it. serve() listens for 'checkContinue', so Node leaves the 100
+  // to us: it goes out only when the app reads the body. A request refused before that (over the body
+  // limit, unauthenticated, unknown route) gets its final answer alone, and Node closes the connection.
+  const sendContinue = awaitsContinue(req, res) ? () => res.writeContinue() : undefined;
   let request: Request | undefined;
   try {
-    request = toWebRequest(req, controller.signal, settings.fallbackAuthority);
+    request = toWebRequest(req, controller.signal, settings.fallbackAuthority, {
+      limit: app.options.bodyLimitBytes,
+      sendContinue,
+    });
   } catch {
     request = undefined; // a header value the Fetch Headers class refuses
   }

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'bun:test';
-import type { IncomingMessage } from 'node:http';
-import { formatHost, hasBody, requestHeaders, requestUrl, socketAuthority } from './request.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  awaitsContinue,
+  declaresMoreThan,
+  formatHost,
+  hasBody,
+  requestHeaders,
+  requestUrl,
+  socketAuthority,
+} from './request.ts';
 
 interface FakeRequest {
   url?: string;
@@ -76,5 +84,46 @@ describe('charter/node request conversion', () => {
     expect(headers.get('accept')).toBe('text/html, application/json');
     expect(headers.get('host')).toBe('a.test');
     expect(headers.get('x-empty')).toBe('');
+  });
+});
+
+describe('declaresMoreThan: Content-Length against the body limit, without rounding', () => {
+  test('lengths over the limit are over, whatever their size (2^53 and up lose precision as numbers)', () => {
+    for (const length of ['1025', '9007199254740992', '9007199254740993', '18446744073709551615', '01025']) {
+      expect(declaresMoreThan(length, 1024)).toBe(true);
+    }
+    // 2^53 + 1 against a limit of 2^53: equal as JS numbers, one more as digits.
+    expect(declaresMoreThan('9007199254740993', 9007199254740992)).toBe(true);
+  });
+
+  test('lengths within the limit, absent or not 1*DIGIT are not over', () => {
+    for (const length of ['0', '1024', '0001024', '999', undefined, '', '1e9', '+2000', '0x800', ' 2000']) {
+      expect(declaresMoreThan(length, 1024)).toBe(false);
+    }
+    expect(declaresMoreThan('0', 0)).toBe(false);
+    expect(declaresMoreThan('1', 0)).toBe(true);
+  });
+});
+
+describe('awaitsContinue: a 100 Continue is still owed (RFC 9110 §10.1.1)', () => {
+  const request = (expect: string | undefined, minor = 1): IncomingMessage =>
+    ({
+      httpVersionMajor: 1,
+      httpVersionMinor: minor,
+      headers: expect === undefined ? {} : { expect },
+    }) as unknown as IncomingMessage;
+  const response = (sent100?: boolean): ServerResponse =>
+    ({ _sent100: sent100 }) as unknown as ServerResponse;
+
+  test('an HTTP/1.1 request expecting 100-continue that Node has not answered awaits it', () => {
+    expect(awaitsContinue(request('100-continue'), response())).toBe(true);
+    expect(awaitsContinue(request('100-Continue'), response(false))).toBe(true);
+  });
+
+  test('no Expect, another expectation, HTTP/1.0, or a 100 already sent: nothing is owed', () => {
+    expect(awaitsContinue(request(undefined), response())).toBe(false);
+    expect(awaitsContinue(request('something-else'), response())).toBe(false);
+    expect(awaitsContinue(request('100-continue', 0), response())).toBe(false);
+    expect(awaitsContinue(request('100-continue'), response(true))).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
  * Node `IncomingMessage` to Web `Request`: method, absolute URL, every header line, and a body that is
  * streamed from the socket (never buffered here) with backpressure.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PayloadTooLargeError } from '@charter/core';
 
 /** Request bodies are queued up to this many bytes before the socket is paused. */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
@@ -75,12 +76,44 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
+ * Whether a Content-Length value declares more than `limit` bytes. Node's parser accepts lengths up to
+ * 2^64-1, past what a JS number holds exactly (2^53-1), so the decimal string is compared by its digit
+ * count and then digit by digit: never rounded, whatever its size. Anything but `1*DIGIT` (RFC 9110
+ * §8.6) is false here; Node's parser has refused such values before a request exists.
+ */
+export function declaresMoreThan(contentLength: string | undefined, limit: number): boolean {
+  if (contentLength === undefined || contentLength === '') return false;
+  let start = 0;
+  for (let i = 0; i < contentLength.length; i++) {
+    const c = contentLength.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+    if (c === 0x30 && start === i) start = i + 1;
+  }
+  const digits = contentLength.slice(start);
+  const max = String(limit);
+  if (digits.length !== max.length) return digits.length > max.length;
+  return digits > max;
+}
+
+/**
+ * RFC 9110 §10.1.1: the client asked to hear `100 Continue` before it sends the content, and nobody has
+ * sent it yet (Node writes it itself, before the request event, unless the server listens for
+ * 'checkContinue'; `_sent100` is how its ServerResponse records that it did).
+ */
+export function awaitsContinue(req: IncomingMessage, res: ServerResponse): boolean {
+  const sent = (res as ServerResponse & { _sent100?: boolean })._sent100 === true;
+  if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1 || sent) return false;
+  const expect = req.headers.expect;
+  return expect !== undefined && /(?:^|\W)100-continue(?:$|\W)/i.test(expect);
+}
+
+/**
  * The request body as a byte stream. The socket is paused while the queue is full and resumed when the
  * reader pulls, so a slow consumer slows the client down instead of filling memory. Cancelling (the app
  * refused the body) detaches the stream; the connection is then closed after the response (see
  * response.ts) rather than reading an unbounded remainder.
  */
-export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+export function requestBody(req: IncomingMessage, sendContinue?: () => void): ReadableStream<Uint8Array> {
   let finished = false;
   const detach = (): void => {
     finished = true;
@@ -119,14 +152,49 @@ export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
         req.on('close', onClose);
       },
       pull() {
+        // The app reads the content: only now is the client invited to send it (RFC 9110 §10.1.1).
+        if (sendContinue !== undefined) {
+          sendContinue();
+          sendContinue = undefined;
+        }
         req.resume();
       },
       cancel() {
         detach();
       },
     },
-    { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk?.byteLength ?? 0 },
+    // A stream with a high-water mark pulls as soon as it exists; one that waits for the 100 must pull
+    // only when the app reads, so it queues nothing ahead.
+    {
+      highWaterMark: sendContinue === undefined ? BODY_HIGH_WATER_MARK : 0,
+      size: (chunk) => chunk?.byteLength ?? 0,
+    },
   );
+}
+
+/**
+ * The body of a request whose Content-Length is over the App's limit: it fails with the App's 413 on
+ * the first read, never touching the socket (so no 100 Continue goes out either). The core parses
+ * Content-Length into a JS number and reads a length past 2^53-1 as a stream; without this, such a
+ * request would wait for gigabytes that never come, until a timeout answered 408.
+ */
+export function refusedBody(limit: number): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        controller.error(new PayloadTooLargeError(`The request body exceeds the limit of ${limit} bytes`));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** How the body of a request is handed to the app. */
+export interface BodyOptions {
+  /** The App's `bodyLimitBytes`: a Content-Length over it gets a body that fails with a 413 at once. */
+  limit?: number;
+  /** Sends `100 Continue`; called when the app first reads the body (the request awaits it). */
+  sendContinue?: () => void;
 }
 
 /**
@@ -137,16 +205,21 @@ export function toWebRequest(
   req: IncomingMessage,
   signal: AbortSignal,
   fallbackAuthority?: string,
+  body: BodyOptions = {},
 ): Request | undefined {
   const url = requestUrl(req, fallbackAuthority);
   if (url === undefined) return undefined;
   const method = req.method ?? 'GET';
-  const body = hasBody(req) ? requestBody(req) : null;
+  const stream = !hasBody(req)
+    ? null
+    : body.limit !== undefined && declaresMoreThan(req.headers['content-length'], body.limit)
+      ? refusedBody(body.limit)
+      : requestBody(req, body.sendContinue);
   // A streamed request body needs `duplex: 'half'` (Fetch standard, RequestInit.duplex) in Node's undici.
   return new Request(url, {
     method,
     headers: requestHeaders(req),
-    body,
+    body: stream,
     signal,
     duplex: 'half',
   } as RequestInit);

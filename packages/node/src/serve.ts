@@ -3,7 +3,7 @@
  * problem documents, and graceful shutdown on close() or SIGINT/SIGTERM.
  */
 import { createServer } from 'node:http';
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type App, connectNotSupportedError } from '@charter/core';
@@ -64,6 +64,16 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   const sockets = new NodeWsSessions();
   const handlerSettings: HandlerSettings = { sockets };
   const handler = createHandler(app, handlerSettings);
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    inFlight.set(socket, res);
+    res.once('close', () => {
+      if (inFlight.get(socket) === res) inFlight.delete(socket);
+      // While draining, a connection whose last response just ended is idle: close it now.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+    handler(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
@@ -72,17 +82,11 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
       // The handler answers a missing Host with a problem document instead of Node's bare 400.
       requireHostHeader: false,
     },
-    (req, res) => {
-      const socket = req.socket;
-      inFlight.set(socket, res);
-      res.once('close', () => {
-        if (inFlight.get(socket) === res) inFlight.delete(socket);
-        // While draining, a connection whose last response just ended is idle: close it now.
-        if (draining) setImmediate(() => server.closeIdleConnections());
-      });
-      handler(req, res);
-    },
+    onRequest,
   );
+  // RFC 9110 §10.1.1: with this listener Node does not answer `Expect: 100-continue` with a 100 on its
+  // own; the handler sends it when the app reads the body, so a refused upload is never invited.
+  server.on('checkContinue', onRequest);
   server.maxHeadersCount = nodeMaxHeadersCount(app.options.maxHeaderCount);
   // Only with WebSocket routes (registered before serve()): with an 'upgrade' listener, Node hands it
   // every request carrying Upgrade; without one, such requests are plain requests (RFC 9110 §7.8).
@@ -90,7 +94,9 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   // RFC 9110 §9.3.6: Node hands CONNECT to a 'connect' listener and, with none, drops the socket with
   // no answer. This server tunnels nothing, so the client is told so: 501, then the connection closes.
   server.on('connect', (_req, socket) => {
-    socket.end(rawProblemResponse(connectNotSupportedError(), app.options.production), () => socket.destroy());
+    socket.end(rawProblemResponse(connectNotSupportedError(), app.options.production), () =>
+      socket.destroy(),
+    );
   });
   server.on(
     'clientError',
