@@ -175,6 +175,31 @@ for (const [name, kit] of Object.entries(kits)) {
       expect(locations(issues)).toEqual(['query:active', 'query:limit']);
     });
 
+    test('refuses query text that is not percent-encoded UTF-8 with a 400 naming the parameter', async () => {
+      for (const [target, detail] of [
+        [
+          '/strings?code=%C3%28&flag=x',
+          'The value of query parameter "code" is not valid percent-encoded UTF-8 (RFC 3986 §2.1)',
+        ],
+        [
+          '/strings?code=1&flag=50%',
+          'The value of query parameter "flag" is not valid percent-encoded UTF-8 (RFC 3986 §2.1)',
+        ],
+        [
+          '/strings?code=1&flag=x&%FF=1',
+          'The query parameter name "%FF" is not valid percent-encoded UTF-8 (RFC 3986 §2.1)',
+        ],
+      ] as const) {
+        const body = await expectProblem(await app.request(target), 400, 'bad-request');
+        expect(body.detail).toBe(detail);
+      }
+      // Escapes that are UTF-8 decode as usual (the good path).
+      await expectJson(await app.request('/strings?code=caf%C3%A9&flag=100%25'), 200, {
+        params: {},
+        query: { code: 'café', flag: '100%' },
+      });
+    });
+
     test('rejects a missing required query key', async () => {
       const issues = await expectValidationProblem(await app.request('/query?active=true&tag=a'));
       expect(locations(issues)).toEqual(['query:limit']);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { BadRequestError } from '../errors/index.ts';
 import { parseQuery, splitUrl } from './request-parts.ts';
 
 /** The WHATWG reference: what `new URL(...).searchParams` gives for the same query. */
@@ -44,7 +45,41 @@ describe('parseQuery', () => {
   });
 
   test('decodes percent escapes and + as the WHATWG form parser does', () => {
-    expect(parseQuery('q=caf%C3%A9+au+lait&bad=%zz&r=%')).toEqual({ q: 'café au lait', bad: '%zz', r: '%' });
+    expect(parseQuery('q=caf%C3%A9+au+lait&pct=100%25&a%20b=%2B')).toEqual({
+      q: 'café au lait',
+      pct: '100%',
+      'a b': '+',
+    });
+  });
+
+  test('refuses a % that starts no escape, naming the parameter (400)', () => {
+    for (const search of ['bad=%zz', 'ok=1&bad=%', 'bad=50%']) {
+      expect(() => parseQuery(search)).toThrow(
+        'The value of query parameter "bad" is not valid percent-encoded UTF-8 (RFC 3986 §2.1)',
+      );
+    }
+    try {
+      parseQuery('bad=%zz');
+    } catch (error) {
+      expect((error as BadRequestError).status).toBe(400);
+    }
+  });
+
+  test('refuses escapes that are not UTF-8 rather than turning them into U+FFFD', () => {
+    // A lone continuation byte, a truncated sequence, an overlong "/" and an encoded surrogate.
+    for (const value of ['%80', '%C3', '%C3%28', '%C0%AF', '%ED%A0%80', '%FF']) {
+      expect(() => parseQuery(`name=${value}`)).toThrow('The value of query parameter "name"');
+    }
+  });
+
+  test('refuses an undecodable name, quoting at most 64 characters of it', () => {
+    expect(() => parseQuery('%E9=1')).toThrow(
+      'The query parameter name "%E9" is not valid percent-encoded UTF-8',
+    );
+    const long = `${'x'.repeat(100)}%zz`;
+    expect(() => parseQuery(`${long}=1`)).toThrow(
+      `The query parameter name "${'x'.repeat(64)}" is not valid`,
+    );
   });
 
   test('keeps a leading ? as part of the first name (the request target was `??x=1`)', () => {
@@ -58,12 +93,28 @@ describe('parseQuery', () => {
     expect(out).toEqual({ '__proto__[polluted]': '1', a: '1' });
   });
 
-  test('agrees with URL.searchParams on 5000 generated queries', () => {
+  test('agrees with URL.searchParams on 5000 generated queries, or refuses what it would alter', () => {
+    let refused = 0;
     for (const query of randomQueries(5000, 0x2545f491)) {
       // The URL parser percent-encodes what a request URL could not carry raw; compare on that form.
       const search = new URL(`http://h/p?${query}`).search.slice(1);
-      expect({ query, parsed: parseQuery(search) }).toEqual({ query, parsed: reference(search) });
+      let parsed: unknown;
+      try {
+        parsed = parseQuery(search);
+      } catch (error) {
+        // Refused only where the WHATWG parser keeps a stray % or puts U+FFFD in place of bytes.
+        expect(error).toBeInstanceOf(BadRequestError);
+        expect(
+          /%(?![0-9A-Fa-f]{2})/.test(search) || JSON.stringify(reference(search)).includes('\ufffd'),
+        ).toBe(true);
+        refused++;
+        continue;
+      }
+      expect({ query, parsed }).toEqual({ query, parsed: reference(search) });
     }
+    // Both outcomes occur in the sample, so neither branch is vacuous.
+    expect(refused).toBeGreaterThan(100);
+    expect(refused).toBeLessThan(4900);
   });
 });
 
