@@ -4,8 +4,7 @@
  * ellipsis where the window cuts the text. The text's own `\` and `*` are backslash-escaped
  * (CommonMark §2.4) so that only the highlights read as emphasis.
  */
-import { tokenize } from './tokenize.ts';
-import { collapseWhitespace } from '../content/text.ts';
+import { type Hit, hitsOf, type TermPositions, termPositions } from './term-positions.ts';
 
 /** Default snippet width, in UTF-16 code units (before highlighting and ellipses). */
 export const SNIPPET_WIDTH = 200;
@@ -18,25 +17,8 @@ const SNAP_DISTANCE = 24;
 
 const ELLIPSIS = '…';
 
-interface Hit {
-  readonly start: number;
-  readonly end: number;
-  readonly term: string;
-}
-
 function escapeMarkdown(text: string): string {
   return text.replaceAll('\\', '\\\\').replaceAll('*', '\\*');
-}
-
-function hitsOf(text: string, terms: ReadonlySet<string>): Hit[] {
-  const hits: Hit[] = [];
-  if (terms.size === 0) return hits;
-  for (const token of tokenize(text)) {
-    if (!terms.has(token.term)) continue;
-    hits.push({ start: token.start, end: token.end, term: token.term });
-    if (hits.length >= MAX_HITS) break;
-  }
-  return hits;
 }
 
 /**
@@ -127,14 +109,20 @@ function highlight(text: string, start: number, end: number, hits: readonly Hit[
  * The snippet of `text` for a result that matched `terms` (index terms): the window with the most
  * distinct matched terms, highlighted, or the start of the text when none occurs in it. Returns
  * undefined when `text` has no match and `fallback` is false, so a caller can try another field.
+ * `positions` are the text's term positions when they were computed beforehand (the search index
+ * does, once per page); without them the text is tokenised here.
  */
 export function makeSnippet(
   text: string,
   terms: ReadonlySet<string>,
-  options: { readonly width?: number; readonly fallback?: boolean } = {},
+  options: {
+    readonly width?: number;
+    readonly fallback?: boolean;
+    readonly positions?: TermPositions;
+  } = {},
 ): string | undefined {
   const width = options.width ?? SNIPPET_WIDTH;
-  const hits = hitsOf(text, terms).sort((a, b) => a.start - b.start || b.end - a.end);
+  const hits = terms.size === 0 ? [] : hitsOf(options.positions ?? termPositions(text), terms, MAX_HITS);
   let start: number;
   let end: number;
   if (hits.length === 0) {
