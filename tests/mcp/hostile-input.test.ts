@@ -691,7 +691,7 @@ describe('huge batches', () => {
       status: 400,
       code: -32600,
       id: null,
-      message: 'a batch may carry at most 64 messages',
+      message: 'a batch may carry at most 16 messages',
     });
     expect(big.seen.length).toBe(0);
   });

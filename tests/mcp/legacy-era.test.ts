@@ -770,15 +770,15 @@ describe('JSON-RPC batches: served only under 2025-03-26', () => {
     });
   });
 
-  test('64 messages are served; 65 are refused with 400 -32600', async () => {
+  test('16 messages (the default maxBatchSize) are served; 17 are refused with 400 -32600', async () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ping(i));
-    const answers = await expectBatch(await legacyPost(app, many(64)));
-    expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 64 }, (_, i) => i));
-    await expectRpcError(await legacyPost(app, many(65)), {
+    const answers = await expectBatch(await legacyPost(app, many(16)));
+    expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    await expectRpcError(await legacyPost(app, many(17)), {
       status: 400,
       code: -32600,
       id: null,
-      message: 'at most 64 messages',
+      message: 'at most 16 messages',
     });
   });
 

@@ -27,6 +27,15 @@ export const MCP_DEFAULT_LEGACY_VERSION = '2025-03-26';
 /** Default cap of a request body, in bytes. */
 export const MCP_DEFAULT_MAX_BODY_BYTES = 262_144;
 
+/**
+ * Default cap of the messages in one JSON-RPC batch (2025-03-26 only). Each message is a call the
+ * server runs for the price of one HTTP request, so the cap bounds what one request can cost.
+ */
+export const MCP_DEFAULT_MAX_BATCH_SIZE = 16;
+
+/** Default cap of the answers of one batch, together, in bytes of JSON (1 MiB). */
+export const MCP_DEFAULT_MAX_BATCH_RESPONSE_BYTES = 1_048_576;
+
 /** Longest `requestState` accepted back from a client, in characters. */
 export const MCP_MAX_REQUEST_STATE_LENGTH = 8192;
 
@@ -66,6 +75,12 @@ export const MCP_ERROR_CODES = Object.freeze({
   internalError: -32603,
   /** Legacy only: a resource that does not exist. The modern era uses -32602. */
   resourceNotFound: -32002,
+  /**
+   * Batches only (2025-03-26): this member was not run because the batch's answers reached
+   * `maxBatchResponseBytes`. JSON-RPC 2.0 §5.1 leaves -32000 to -32099 to implementations; -32000
+   * is in the range the 2026-07-28 allocation policy keeps for legacy and implementation codes.
+   */
+  batchBudgetExhausted: -32000,
   /** A mirrored header is missing or disagrees with the body. */
   headerMismatch: -32020,
   /** The request needs a client capability it did not declare. */

@@ -384,7 +384,11 @@ describe('createMcpHandler info', () => {
       tools: ['search', 'add'],
       resources: ['docs://guide'],
       prompts: ['summary'],
+      // 2025-03-26, the one revision with batches, is not served.
+      maxBatchSize: 0,
     });
+    expect(handlerOf().info.maxBatchSize).toBe(16);
+    expect(handlerOf({ maxBatchSize: 4 }).info.maxBatchSize).toBe(4);
     expect(Object.isFrozen(handler.info)).toBe(true);
     expect(Object.isFrozen(handler.info.tools)).toBe(true);
   });

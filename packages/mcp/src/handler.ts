@@ -6,7 +6,8 @@
  *   2. HTTP method       OPTIONS 204; GET 405 with a JSON hint (no stream offered); others 405
  *   3. Content-Type      415 problem unless application/json
  *   4. Body              413 problem past maxBodyBytes; -32700 for bad UTF-8 or JSON, too deep
- *   5. Batch             an array: served only under 2025-03-26, the one revision with batches
+ *   5. Batch             an array: served only under 2025-03-26, the one revision with batches,
+ *                        and bounded (batch.ts: size, onBatch, answer bytes, yielding between members)
  *   6. Message           -32600 for a malformed one; notifications and client responses get 202
  *   7. Era and ladder    dispatch.ts: modern `_meta` and mirrored headers, or the legacy rules
  *   8. Method            the result, or a JSON-RPC error that echoes the request id
@@ -14,22 +15,19 @@
  * The handler keeps no session: it never issues `Mcp-Session-Id` and ignores one it receives, as
  * the transport allows (sessions are optional, 2025-03-26 §Session Management).
  */
-import { type HttpError, isHttpError } from '@charter/core';
+import { type AnyContext, type HttpError, isHttpError } from '@charter/core';
 import {
-  type ClassifiedMessage,
   classifyMessage,
-  JSON_RPC_ERROR_CODES,
-  type JsonRpcResponse,
   jsonRpcError,
   parseJsonRpcBody,
   hasJsonRpcMediaType,
   readJsonRpcBody,
   unsupportedJsonRpcMediaType,
 } from '@charter/json-rpc';
+import { serveBatch } from './batch.ts';
 import { buildCatalog } from './catalog.ts';
-import { MCP_DEFAULT_LEGACY_VERSION, MCP_META_KEYS } from './constants.ts';
-import { type Answer, type RequestFrame, serveRequest } from './dispatch.ts';
-import { isModernProtocolVersion, requestMeta } from './era.ts';
+import type { RequestFrame } from './dispatch.ts';
+import { serveMessage } from './message.ts';
 import { acceptsEventStream, eventStream, NotificationChannel } from './notifications.ts';
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
@@ -40,6 +38,8 @@ import { forbiddenOrigin, isOriginAllowed, methodNotAllowed, Responder } from '.
 export interface McpHandlerContext {
   /** The App runs in production: internal error detail is hidden unless `exposeInternalErrors` says otherwise. */
   readonly production?: boolean;
+  /** The App's context of the request (`onBatch` receives it, to charge a batch to the request's limits). */
+  readonly ctx?: AnyContext;
 }
 
 /** A tool-server endpoint: a web-standard Request in, a Response out. */
@@ -56,101 +56,10 @@ export interface McpHandlerInfo {
   readonly tools: readonly string[];
   readonly resources: readonly string[];
   readonly prompts: readonly string[];
+  /** Most messages in a JSON-RPC batch; 0 when batches are refused (or 2025-03-26 is not served). */
+  readonly maxBatchSize: number;
   /** The handler's Origin policy (absent, loopback or listed), for the App's cross-origin guard. */
   readonly allowsOrigin: (origin: string) => boolean;
-}
-
-/** Most messages one batch may carry: a batch is legacy-only and small in practice. */
-const MAX_BATCH = 64;
-
-const NOTIFICATION_PREFIX = 'notifications/';
-
-async function serveMessage(
-  frame: RequestFrame,
-  classified: ClassifiedMessage,
-  batch: boolean,
-): Promise<Answer | undefined> {
-  switch (classified.kind) {
-    case 'invalid':
-      return {
-        status: 400,
-        body: jsonRpcError(
-          classified.id,
-          classified.error.code,
-          classified.error.message,
-          classified.error.data,
-        ),
-      };
-    case 'response':
-    case 'notification':
-      // Nothing to answer: the transport acknowledges with 202 (2025-11-25 §Sending Messages, 4).
-      return undefined;
-    case 'request': {
-      const { message } = classified;
-      if (message.method.startsWith(NOTIFICATION_PREFIX)) {
-        return {
-          status: 400,
-          body: jsonRpcError(
-            message.id,
-            JSON_RPC_ERROR_CODES.invalidRequest,
-            `Invalid Request: ${message.method.slice(0, 100)} is a notification and must not carry an id`,
-          ),
-        };
-      }
-      if (batch && message.method === 'initialize') {
-        return {
-          status: 400,
-          body: jsonRpcError(
-            message.id,
-            JSON_RPC_ERROR_CODES.invalidRequest,
-            'Invalid Request: initialize must not be part of a batch',
-          ),
-        };
-      }
-      if (batch && requestMeta(message.params)?.[MCP_META_KEYS.protocolVersion] !== undefined) {
-        return {
-          status: 400,
-          body: jsonRpcError(
-            message.id,
-            JSON_RPC_ERROR_CODES.invalidRequest,
-            'Invalid Request: a 2026-07-28 request cannot be part of a batch',
-          ),
-        };
-      }
-      return serveRequest(frame, message, batch ? 'legacy' : undefined);
-    }
-  }
-}
-
-/**
- * A batch (a JSON array) is served only under 2025-03-26, the one revision that had batches
- * (2025-06-18 removed them; the modern era never had them): the header names it, or is absent and
- * 2025-03-26 is assumed. Each message is served in turn; the answers form one array, or 202 when
- * none needed one.
- */
-async function serveBatch(
-  frame: RequestFrame,
-  responder: Responder,
-  items: readonly unknown[],
-): Promise<Response> {
-  const header = frame.request.headers.get('mcp-protocol-version');
-  const version = header ?? MCP_DEFAULT_LEGACY_VERSION;
-  const refuse = (message: string) =>
-    responder.json(jsonRpcError(null, JSON_RPC_ERROR_CODES.invalidRequest, message), 400);
-  if (version !== '2025-03-26' || !frame.server.options.protocolVersions.includes(version)) {
-    return refuse(
-      `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${isModernProtocolVersion(version) ? version : JSON.stringify(version.slice(0, 40))}`,
-    );
-  }
-  if (items.length === 0) return refuse('Invalid Request: an empty batch');
-  if (items.length > MAX_BATCH)
-    return refuse(`Invalid Request: a batch may carry at most ${MAX_BATCH} messages`);
-  const answers: JsonRpcResponse[] = [];
-  for (const item of items) {
-    const answer = await serveMessage(frame, classifyMessage(item), true);
-    if (answer !== undefined) answers.push(answer.body);
-  }
-  return answers.length === 0 ? responder.accepted() : responder.json(answers, 200);
 }
 
 /**
@@ -171,6 +80,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     tools: Object.freeze([...server.catalog.tools.keys()]),
     resources: Object.freeze([...server.catalog.resources.keys()]),
     prompts: Object.freeze([...server.catalog.prompts.keys()]),
+    maxBatchSize: resolved.protocolVersions.includes('2025-03-26') ? resolved.maxBatchSize : 0,
     allowsOrigin: (origin: string) => isOriginAllowed(origin, resolved.allowedOrigins),
   });
 
@@ -208,7 +118,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
       exposeInternalErrors: exposesInternalErrors(resolved, context?.production),
     };
     // 5. Batch
-    if (Array.isArray(parsed.value)) return serveBatch(frame, responder, parsed.value);
+    if (Array.isArray(parsed.value)) return serveBatch(frame, responder, parsed.value, context?.ctx);
     // 6-8. Message, era and ladder, method; notifications the handler sends before its result turn
     // the answer into an event stream.
     const notifications = new NotificationChannel(acceptsEventStream(request));

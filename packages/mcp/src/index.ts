@@ -4,8 +4,11 @@
  * with per-request `_meta` and mirrored headers), its routes, input validation and the
  * input-required flow.
  */
+export { chargeBatchMembers } from './batch-charge.ts';
 export {
   MCP_DEFAULT_LEGACY_VERSION,
+  MCP_DEFAULT_MAX_BATCH_RESPONSE_BYTES,
+  MCP_DEFAULT_MAX_BATCH_SIZE,
   MCP_DEFAULT_MAX_BODY_BYTES,
   MCP_DEFAULT_MAX_RESOURCE_URI_LENGTH,
   MCP_DISCOVERY_METHODS,
@@ -24,7 +27,7 @@ export { createMcpHandler, type McpHandler, type McpHandlerContext, type McpHand
 export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './headers.ts';
 export { inputRequired, isInputRequired } from './input-required.ts';
 export { MCP_ENFORCED_KEYWORDS, MCP_UNENFORCED_KEYWORDS, validateMcpInput } from './input-schema.ts';
-export type { McpHandlerOptions } from './options.ts';
+export type { McpBatch, McpHandlerOptions } from './options.ts';
 export { type McpMethodAuth, type McpRoutesOptions, mcpRoutes } from './routes.ts';
 export { defineMcpTool } from './define.ts';
 export type {

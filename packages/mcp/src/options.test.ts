@@ -35,6 +35,9 @@ describe('resolveMcpOptions', () => {
     expect(resolved.legacyVersions).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
     expect(resolved.preferredProtocolVersion).toBe('2026-07-28');
     expect(resolved.maxBodyBytes).toBe(262_144);
+    expect(resolved.maxBatchSize).toBe(16);
+    expect(resolved.maxBatchResponseBytes).toBe(1_048_576);
+    expect(resolved.onBatch).toBeUndefined();
     expect(resolved.headers).toEqual({});
     expect(resolved.exposeInternalErrors).toBeUndefined();
     expect(resolved.maxResourceUriLength).toBe(8192);
@@ -222,9 +225,10 @@ describe('resolveMcpOptions', () => {
     );
   });
 
-  test('maxBodyBytes, maxResourceUriLength, pageSize, requestStateTtlMs: positive integers', () => {
+  test('maxBodyBytes, maxBatchResponseBytes, maxResourceUriLength, pageSize, requestStateTtlMs: positive integers', () => {
     const options = {
       maxBodyBytes: 1024,
+      maxBatchResponseBytes: 4096,
       maxResourceUriLength: 300,
       pageSize: 2,
       requestStateTtlMs: 1000,
@@ -237,6 +241,16 @@ describe('resolveMcpOptions', () => {
           `createMcpHandler: option "${name}" must be a positive integer, got ${String(bad)}`,
         );
       }
+    }
+  });
+
+  test('maxBatchSize: a non-negative integer, 0 refusing batches', () => {
+    expect(resolve({ maxBatchSize: 0 }).maxBatchSize).toBe(0);
+    expect(resolve({ maxBatchSize: 64 }).maxBatchSize).toBe(64);
+    for (const bad of [-1, 1.5, '10', Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, null]) {
+      expect(refused({ maxBatchSize: bad })).toBe(
+        `createMcpHandler: option "maxBatchSize" must be a non-negative integer, got ${String(bad)}`,
+      );
     }
   });
 
@@ -270,13 +284,15 @@ describe('resolveMcpOptions', () => {
     }
   });
 
-  test('requestStatePrincipal and onError: functions', () => {
+  test('requestStatePrincipal, onError and onBatch: functions', () => {
     const principal = () => 'p';
     const onError = () => {};
-    const resolved = resolve({ requestStatePrincipal: principal, onError });
+    const onBatch = () => undefined;
+    const resolved = resolve({ requestStatePrincipal: principal, onError, onBatch });
     expect(resolved.requestStatePrincipal).toBe(principal);
     expect(resolved.onError).toBe(onError);
-    for (const name of ['requestStatePrincipal', 'onError']) {
+    expect(resolved.onBatch).toBe(onBatch);
+    for (const name of ['requestStatePrincipal', 'onError', 'onBatch']) {
       for (const value of ['x', {}, null]) {
         expect(refused({ [name]: value })).toBe(`createMcpHandler: option "${name}" must be a function`);
       }

@@ -3,7 +3,10 @@
  * defaults, and the one function that validates them, naming the option it refuses.
  */
 import { isProductionEnv } from '@charter/core';
+import type { AnyContext } from '@charter/core';
 import {
+  MCP_DEFAULT_MAX_BATCH_RESPONSE_BYTES,
+  MCP_DEFAULT_MAX_BATCH_SIZE,
   MCP_DEFAULT_MAX_BODY_BYTES,
   MCP_DEFAULT_MAX_RESOURCE_URI_LENGTH,
   MCP_PROTOCOL_VERSION,
@@ -18,6 +21,16 @@ import type {
   McpServerInfo,
   McpTool,
 } from './types.ts';
+
+/** A JSON-RPC batch about to be served, as `onBatch` sees it. */
+export interface McpBatch {
+  /** The HTTP request that carried it. */
+  readonly request: Request;
+  /** How many messages it holds (1 to `maxBatchSize`), notifications included. */
+  readonly size: number;
+  /** The App's context of the request, when the handler runs behind `mcpRoutes`. */
+  readonly context: AnyContext | undefined;
+}
 
 /** Options of `createMcpHandler`. */
 export interface McpHandlerOptions {
@@ -50,6 +63,26 @@ export interface McpHandlerOptions {
   preferredProtocolVersion?: string;
   /** Largest request body, in bytes; larger gets a 413 problem. Default 262144. */
   maxBodyBytes?: number;
+  /**
+   * Most messages one JSON-RPC batch may carry (batches exist only in 2025-03-26); a longer batch is
+   * refused whole with -32600 and none of it runs. `0` refuses every batch. Default 16: a batch is
+   * that many calls for the price of one HTTP request, so a limit that counts requests sees a
+   * sixteenth of the work (see `onBatch` to charge each member).
+   */
+  maxBatchSize?: number;
+  /**
+   * Most bytes of JSON the answers of one batch may add up to. Members run in order; the one whose
+   * answer would cross the cap, and every later request, answer -32000 (not run: send it again on
+   * its own or in a later batch) instead. Default 1048576 (1 MiB). Single messages are not capped.
+   */
+  maxBatchResponseBytes?: number;
+  /**
+   * Called once a batch is accepted (revision, size), before any member runs: charge its members
+   * to a rate limit, log it, or refuse it. Return a Response to answer that instead; return nothing
+   * to serve the batch. A throw propagates: behind `mcpRoutes` the App answers it, so an HttpError
+   * (`TooManyRequestsError` from a rate limit) keeps its status and headers.
+   */
+  onBatch?: (batch: McpBatch) => Response | undefined | void | Promise<Response | undefined | void>;
   /** Headers added to every response of the handler. */
   headers?: Readonly<Record<string, string>>;
   /**
@@ -97,6 +130,9 @@ export interface ResolvedMcpOptions {
   readonly legacyVersions: readonly string[];
   readonly preferredProtocolVersion: string;
   readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
+  readonly maxBatchResponseBytes: number;
+  readonly onBatch: McpHandlerOptions['onBatch'];
   readonly headers: Readonly<Record<string, string>>;
   /** undefined: decided per request (NODE_ENV, and the App's production flag). */
   readonly exposeInternalErrors: boolean | undefined;
@@ -118,6 +154,14 @@ function positiveInteger(option: string, value: unknown, fallback: number): numb
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
     fail(option, `must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function nonNegativeInteger(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    fail(option, `must be a non-negative integer, got ${String(value)}`);
   }
   return value;
 }
@@ -239,7 +283,7 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
       fail('extensions', `entry ${JSON.stringify(id)} must be a settings object (use {} for none)`);
     }
   }
-  for (const name of ['requestStatePrincipal', 'onError'] as const) {
+  for (const name of ['requestStatePrincipal', 'onError', 'onBatch'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') fail(name, 'must be a function');
   }
   return Object.freeze({
@@ -256,6 +300,13 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
     legacyVersions: Object.freeze(versions.filter((v) => !isModernProtocolVersion(v)).reverse()),
     preferredProtocolVersion: preferred,
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes, MCP_DEFAULT_MAX_BODY_BYTES),
+    maxBatchSize: nonNegativeInteger('maxBatchSize', options.maxBatchSize, MCP_DEFAULT_MAX_BATCH_SIZE),
+    maxBatchResponseBytes: positiveInteger(
+      'maxBatchResponseBytes',
+      options.maxBatchResponseBytes,
+      MCP_DEFAULT_MAX_BATCH_RESPONSE_BYTES,
+    ),
+    onBatch: options.onBatch,
     headers: resolveHeaders(options.headers),
     exposeInternalErrors: options.exposeInternalErrors,
     maxResourceUriLength: positiveInteger(

@@ -3,13 +3,14 @@ import { App, bearer, type Hooks, hookTraitsOf, InsecureConfigError, REQUIRE_AUT
 import { generateOpenAPI } from '@charter/openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createMcpHandler, type McpHandler } from './handler.ts';
+import type { McpHandlerOptions } from './options.ts';
 import { type McpMethodAuth, type McpRoutesOptions, mcpRoutes } from './routes.ts';
 
 const MODERN = '2026-07-28';
 const CALL_TOKEN = 'call-token-1';
 const DISCOVERY_TOKEN = 'discovery-token-1';
 
-function handlerOf(options: { exposeInternalErrors?: boolean } = {}): McpHandler {
+function handlerOf(options: Partial<McpHandlerOptions> = {}): McpHandler {
   return createMcpHandler({
     serverInfo: { name: 'notes', version: '1.0.0' },
     tools: [
@@ -391,8 +392,8 @@ describe('mcpRoutes in the OpenAPI document', () => {
     const requestBody = path.post?.requestBody as {
       content: Record<string, { schema: Record<string, unknown> }>;
     };
-    const schema = requestBody.content['application/json']?.schema;
-    expect(schema).toMatchObject({
+    const schema = requestBody.content['application/json']?.schema as { anyOf: unknown[] };
+    const message = {
       type: 'object',
       required: ['jsonrpc'],
       properties: {
@@ -400,14 +401,37 @@ describe('mcpRoutes in the OpenAPI document', () => {
         id: { type: ['string', 'integer'] },
         method: { type: 'string' },
       },
-    });
+    };
+    // One message, or a batch no longer than maxBatchSize (default 16), which the document states.
+    expect(schema.anyOf).toHaveLength(2);
+    expect(schema.anyOf[0]).toMatchObject(message);
+    expect(schema.anyOf[1]).toMatchObject({ type: 'array', items: message, minItems: 1, maxItems: 16 });
     const responses = path.post?.responses as Record<string, unknown>;
+    const ok = (responses['200'] as { content: Record<string, { schema: { anyOf: unknown[] } }> }).content;
+    expect(ok['application/json']?.schema.anyOf[1]).toMatchObject({ type: 'array', maxItems: 16 });
     expect(Object.keys(responses)).toEqual(
       expect.arrayContaining(['200', '202', '400', '403', '404', '413', '415']),
     );
     const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
+  });
+
+  test('a handler without batches (maxBatchSize 0, or no 2025-03-26) documents one message only', () => {
+    for (const handler of [
+      handlerOf({ maxBatchSize: 0 }),
+      handlerOf({ protocolVersions: ['2025-11-25', '2026-07-28'] }),
+    ]) {
+      const doc = generateOpenAPI(appWith({ public: true }, {}, handler), {
+        info: { title: 'Notes', version: '1.0.0' },
+      }) as unknown as { paths: Record<string, Record<string, Record<string, unknown>>> };
+      const requestBody = doc.paths['/mcp']?.post?.requestBody as {
+        content: Record<string, { schema: Record<string, unknown> }>;
+      };
+      const schema = requestBody.content['application/json']?.schema;
+      expect(schema).toMatchObject({ type: 'object', required: ['jsonrpc'] });
+      expect(schema).not.toHaveProperty('anyOf');
+    }
   });
 });
 

@@ -113,14 +113,44 @@ function methodAuthHooks(auth: McpMethodAuth): Hooks {
 
 const JSON_RPC_MESSAGE = jsonRpcRequestSchema('A JSON-RPC 2.0 request or notification', ['jsonrpc']);
 
-const JSON_RPC_BODY = {
-  anyOf: [
-    JSON_RPC_MESSAGE,
-    { type: 'array', description: 'A batch (2025-03-26 only)', items: JSON_RPC_MESSAGE },
-  ],
-} as const;
+/**
+ * The POST body: one message, or, when the handler serves batches, a batch of 1 to `maxBatchSize`
+ * messages (2025-03-26 only), so the document states the cap a client must respect.
+ */
+function jsonRpcBody(maxBatchSize: number): Record<string, unknown> {
+  if (maxBatchSize === 0) return JSON_RPC_MESSAGE;
+  return {
+    anyOf: [
+      JSON_RPC_MESSAGE,
+      {
+        type: 'array',
+        description: `A JSON-RPC batch (protocol revision 2025-03-26 only), at most ${maxBatchSize} messages`,
+        items: JSON_RPC_MESSAGE,
+        minItems: 1,
+        maxItems: maxBatchSize,
+      },
+    ],
+  };
+}
 
 const JSON_RPC_RESPONSE = jsonRpcResponseSchema('A JSON-RPC 2.0 response: result or error', ['jsonrpc'], {});
+
+/** The 200 body: one response, or the array of a batch's responses (at most one per message). */
+function jsonRpcAnswer(maxBatchSize: number): Record<string, unknown> {
+  if (maxBatchSize === 0) return JSON_RPC_RESPONSE;
+  return {
+    anyOf: [
+      JSON_RPC_RESPONSE,
+      {
+        type: 'array',
+        description: 'The responses to the requests of a batch, in order',
+        items: JSON_RPC_RESPONSE,
+        minItems: 1,
+        maxItems: maxBatchSize,
+      },
+    ],
+  };
+}
 
 /**
  * The routes of a tool-server endpoint at `path`: POST (JSON-RPC, with the hooks), GET (405 with a
@@ -161,7 +191,7 @@ export function mcpRoutes(
     path,
     tags: options.tags,
     acknowledgeNoResponseBodySchema: true,
-    handler: (ctx: AnyContext) => handler(ctx.request, { production: ctx.route.production }),
+    handler: (ctx: AnyContext) => handler(ctx.request, { production: ctx.route.production, ctx }),
   };
   const problem = (description: string) => ({ description });
   return [
@@ -193,8 +223,12 @@ export function mcpRoutes(
       },
       openapi: {
         jsonSchema: {
-          body: JSON_RPC_MESSAGE,
-          responses: { 200: JSON_RPC_RESPONSE, 400: JSON_RPC_RESPONSE, 404: JSON_RPC_RESPONSE },
+          body: jsonRpcBody(handler.info.maxBatchSize),
+          responses: {
+            200: jsonRpcAnswer(handler.info.maxBatchSize),
+            400: JSON_RPC_RESPONSE,
+            404: JSON_RPC_RESPONSE,
+          },
         },
       },
     },

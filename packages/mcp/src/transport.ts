@@ -65,6 +65,13 @@ export class Responder {
     return new Response(JSON.stringify(body), { status, headers });
   }
 
+  /** JSON-RPC answers already serialised (a batch assembled answer by answer), as `application/json`. */
+  jsonText(body: string, status: number): Response {
+    const headers = this.#base();
+    headers.set('content-type', 'application/json');
+    return new Response(body, { status, headers });
+  }
+
   /** An SSE answer: notifications about the request, then its response (no proxy buffering). */
   eventStream(body: ReadableStream<Uint8Array>): Response {
     const headers = this.#base();
