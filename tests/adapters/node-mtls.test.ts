@@ -3,12 +3,13 @@
  * tests/fixtures/tls (README there): the adapter records each connection's TLS client certificate and
  * `mutualTls()` authenticates with it in preBody.
  *
- * - Real Node, on the BUILT package (`bun run build` first): Node's TLS socket exposes the peer
- *   certificate, so this suite proves the whole path: trusted, rogue and certificate-less clients, uploads
- *   refused before their body is sent, keep-alive.
- * - Bun's own `node:https` (this process): its request sockets report `authorized` but have no
- *   `getPeerCertificate`, so the adapter cannot see the certificate and `mutualTls()` fails closed; the
- *   RFC 9440 proxy header, believed from a trusted peer only, still works.
+ * - Real Node 24 (fixtures/node-host.ts, its `mtls` app under `https.createServer` and `toNodeHandler`):
+ *   Node's TLS socket exposes the peer certificate, so this suite proves the whole path: trusted, rogue
+ *   and certificate-less clients, uploads refused before their body is sent, keep-alive, and the RFC 9440
+ *   proxy header.
+ * - Bun's own `node:https` (this process), for users who run the Node adapter on Bun: its request sockets
+ *   report `authorized` but have no `getPeerCertificate`, so the adapter cannot see the certificate and
+ *   `mutualTls()` fails closed; the proxy header, believed from a trusted peer only, still works.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { X509Certificate } from 'node:crypto';
@@ -21,12 +22,10 @@ import { toNodeHandler } from '@charter/node';
 import { type } from 'arktype';
 import { mutualTls } from '../../packages/core/src/auth/mutual-tls.ts';
 import { parseCertificate, type PeerCertificate } from '../../packages/core/src/auth/peer-certificate.ts';
-import { readLines } from '../support/lines.ts';
+import { NodeHost } from './fixtures/node24.ts';
 
 const ROOT = join(import.meta.dir, '../..');
 const TLS = join(ROOT, 'tests/fixtures/tls');
-const DIST = join(ROOT, 'packages/charter/dist');
-const NODE = Bun.which('node');
 const PROBLEM = 'application/problem+json';
 
 const read = (file: string): string => readFileSync(join(TLS, file), 'utf8');
@@ -42,58 +41,12 @@ interface Reply {
   reused?: boolean;
 }
 
-/**
- * What a route of the Node child reports: the principal's sub and the whole certificate record, its DER
- * as base64 (Dates serialise as ISO strings).
- */
-const REPORT_SOURCE = `(ctx, size) => ({
-  sub: ctx.state.user.sub,
-  cert: { ...ctx.state.auth.credentials, raw: Buffer.from(ctx.state.auth.credentials.raw).toString('base64') },
-  ...(size === undefined ? {} : { size }),
-})`;
-
 /** The same report, built here from a record, as it arrives after JSON. */
 function report(sub: string, cert: PeerCertificate): unknown {
   return JSON.parse(
     JSON.stringify({ sub, cert: { ...cert, raw: Buffer.from(cert.raw).toString('base64') } }),
   );
 }
-
-/**
- * The real-Node server: ESM run with `node --input-type=module -e`, from the repository root (so `arktype`
- * resolves). Prints `{"port":n}`, then `{"event":"read"}` whenever an upload body is read. Exits when its
- * stdin closes (the test process ended) or after a minute.
- */
-const NODE_SERVER = `
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import { join } from 'node:path';
-import { type } from 'arktype';
-const { dist, tls } = JSON.parse(process.argv[1]);
-const { App, mutualTls } = await import(join(dist, 'index.js'));
-const { toNodeHandler } = await import(join(dist, 'node.js'));
-const read = (file) => readFileSync(join(tls, file), 'utf8');
-const print = (line) => process.stdout.write(JSON.stringify(line) + '\\n');
-const report = ${REPORT_SOURCE};
-const app = new App({ logger: false });
-const hooks = mutualTls();
-app.get('/whoami', { hooks, responses: { 200: { body: type('object') } } }, (ctx) => ({ status: 200, body: report(ctx) }));
-app.post(
-  '/upload',
-  { hooks, request: { body: type({ text: 'string' }) }, responses: { 201: { body: type('object') } } },
-  (ctx) => {
-    print({ event: 'read' });
-    return { status: 201, body: report(ctx, ctx.body.text.length) };
-  },
-);
-const server = createServer(
-  { key: read('server.key'), cert: read('server.crt'), ca: read('ca.crt'), requestCert: true, rejectUnauthorized: false },
-  toNodeHandler(app),
-);
-server.listen(0, '127.0.0.1', () => print({ port: server.address().port }));
-process.stdin.on('end', () => process.exit(0)).resume();
-setTimeout(() => process.exit(1), 60_000).unref();
-`;
 
 /** One HTTPS request trusting the test CA, with an optional client certificate; resolves the whole reply. */
 function call(port: number, options: RequestOptions & { body?: string }): Promise<Reply> {
@@ -166,37 +119,26 @@ function expectProblem(reply: Reply, status: number, code: string): Record<strin
 
 const UNTRUSTED = 'The client certificate is not issued by a trusted certificate authority.';
 
-describe('mutual TLS on real Node (built package)', () => {
-  let child: ReturnType<typeof Bun.spawn> | undefined;
+describe('mutual TLS on real Node 24', () => {
+  let node: NodeHost | undefined;
+  let server = 0;
   let port = 0;
-  let reads = 0;
-  let stderr = '';
+  /** How many upload bodies the app has read so far. */
+  const reads = (): number =>
+    node?.lines.filter((l) => l.server === server && l.event === 'read').length ?? 0;
 
   beforeAll(async () => {
-    expect(NODE).not.toBeNull();
-    const proc = Bun.spawn(
-      [NODE as string, '--input-type=module', '-e', NODE_SERVER, JSON.stringify({ dist: DIST, tls: TLS })],
-      { cwd: ROOT, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
-    );
-    child = proc;
-    void readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => {
-      stderr += `${line}\n`;
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the Node server did not start: ${stderr}`)), 10_000);
-      void readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => {
-        const parsed = JSON.parse(line) as { port?: number; event?: string };
-        if (parsed.event === 'read') reads++;
-        if (parsed.port !== undefined) {
-          clearTimeout(timer);
-          resolve(parsed.port);
-        }
-      });
-    });
+    node = new NodeHost();
+    const served = await node.serve('mtls');
+    server = served.server;
+    port = served.port;
   });
 
-  afterAll(() => {
-    if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  afterAll(() => node?.kill());
+
+  test('the server runs under Node 24, not Bun', async () => {
+    expect(node?.version).toStartWith('v24.');
+    expect(await node?.call('info')).toMatchObject({ version: node?.version, bun: null });
   });
 
   test('a client with a certificate from the trusted CA gets 200 and its subject', async () => {
@@ -253,7 +195,7 @@ describe('mutual TLS on real Node (built package)', () => {
   });
 
   test('a trusted client can upload', async () => {
-    const before = reads;
+    const before = reads();
     const reply = await call(port, {
       path: '/upload',
       method: 'POST',
@@ -263,7 +205,7 @@ describe('mutual TLS on real Node (built package)', () => {
     });
     expect(reply.status).toBe(201);
     expect(JSON.parse(reply.body)).toMatchObject({ sub: 'client-a', size: 5 });
-    expect(reads).toBe(before + 1);
+    expect(reads()).toBe(before + 1);
   });
 
   for (const [who, credentials, detail] of [
@@ -271,13 +213,23 @@ describe('mutual TLS on real Node (built package)', () => {
     ['with a rogue certificate', rogue, UNTRUSTED],
   ] as const) {
     test(`the upload of a client ${who} is refused before its body is sent`, async () => {
-      const before = reads;
+      const before = reads();
       const reply = await uploadWithoutBody(port, credentials);
       expect(expectProblem(reply, 401, 'unauthorized').detail).toBe(detail);
       expect(reply.headers['www-authenticate']).toStartWith('ClientCertificate realm="api"');
-      expect(reads).toBe(before);
+      expect(reads()).toBe(before);
     });
   }
+
+  test('a Client-Cert header from a trusted proxy address authenticates; from another address it does not', async () => {
+    const der = new X509Certificate(trusted.cert).raw;
+    const headers = { 'client-cert': `:${der.toString('base64')}:` };
+    const proxied = await call(port, { path: '/proxied', headers });
+    expect(proxied.status).toBe(200);
+    expect(JSON.parse(proxied.body)).toEqual({ sub: 'client-a' });
+    const elsewhere = await call(port, { path: '/elsewhere', headers });
+    expectProblem(elsewhere, 401, 'unauthorized');
+  });
 });
 
 describe("mutual TLS on Bun's node:https", () => {
