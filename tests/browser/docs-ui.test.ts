@@ -26,15 +26,24 @@ import { type PageWatch, watchedPage } from './support/page-watch.ts';
 
 const RENDER_TIMEOUT_MS = 10_000;
 /**
- * Per test, set here rather than relying on the runner's default (5 s): on a loaded machine a page
- * can take longer, and a timed-out test makes bun kill the shared browser under the other tests.
+ * How long `goto` may take to the page's load event, which comes after the UI's script has compiled
+ * and run. Scalar's 4.3 MB script has no code cache on a fresh profile: its load took 6.6 s on a
+ * 2-core machine under other work and 14 s with the renderer's CPU slowed 4 times (CDP
+ * Emulation.setCPUThrottlingRate), so the 10 s used for the other waits is too tight on a fresh machine.
  */
-const TEST_TIMEOUT_MS = 60_000;
+const LOAD_TIMEOUT_MS = 30_000;
 /**
  * How long a page may take to go quiet after rendering. The full suite runs test files in parallel on two
  * cores, so this is generous: a slow page only makes the test wait, a page that never settles still fails.
  */
 const SETTLE_TIMEOUT_MS = 25_000;
+/**
+ * Per test, set here rather than relying on the runner's default (5 s): on a loaded machine a page
+ * can take longer, and a timed-out test makes bun kill the shared browser under the other tests. It
+ * holds a slow load, a slow first render and a slow settle together, so that each of those waits
+ * fails first, naming what it waited for.
+ */
+const TEST_TIMEOUT_MS = LOAD_TIMEOUT_MS + 2 * RENDER_TIMEOUT_MS + SETTLE_TIMEOUT_MS + 15_000;
 
 /**
  * Redoc 2.5.4 always renders an "API docs by Redocly" logo from cdn.redoc.ly (no option turns it
@@ -87,7 +96,7 @@ function start(mount: Parameters<typeof startDocsApp>[0]): RunningDocsApp {
 async function open(url: string): Promise<PageWatch> {
   const watch = await watchedPage(requireBrowser(), RENDER_TIMEOUT_MS);
   pages.push(watch);
-  const response = await watch.page.goto(url, { waitUntil: 'load' });
+  const response = await watch.page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
   expect(response?.status()).toBe(200);
   return watch;
 }
@@ -186,14 +195,17 @@ describe('docs UIs in Chromium', () => {
           (source) => new URL(assets.urlOf(source)).pathname,
         );
         // Every pinned asset fetched (and, for Redoc, its logo refused), then no request in flight: the
-        // reports below are complete.
+        // reports below are complete. Quiet is our own count of the page's requests, not Playwright's
+        // `networkidle`, which Scalar's page could lose for good (see PageWatch.networkQuiet).
         await waitUntil(
           watch,
           () =>
             assetPaths.every((path) => assets.requests.slice(requestsBefore).includes(path)) &&
             (ui !== 'redoc' || watch.failedRequests.length > 0),
         );
-        await watch.page.waitForLoadState('networkidle', { timeout: SETTLE_TIMEOUT_MS });
+        await watch.networkQuiet(SETTLE_TIMEOUT_MS);
+        // The operations above came from the served document, read by the page itself.
+        expect(watch.responses).toContain(`200 ${app.origin}/openapi.json`);
 
         for (const path of assetPaths) expect(assets.requests.slice(requestsBefore)).toContain(path);
         for (const source of DOCS_ASSET_SOURCES.filter((s) => s.ui === ui)) {
@@ -225,6 +237,8 @@ describe('docs UIs in Chromium', () => {
       await watch.page.locator('input[placeholder="Search..."]').fill('getTodo');
       const results = watch.page.locator('[data-role="search:results"] [data-item-id="operation/getTodo"]');
       await results.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+      // The logo's refusal, and any error after it, is reported by the time the page is quiet.
+      await watch.networkQuiet(SETTLE_TIMEOUT_MS);
       expect(watch.responses.some((line) => line.startsWith('200 blob:'))).toBe(true);
       expect((await watch.cspViolations()).map((v) => v.directive)).toEqual(['img-src']);
     },
@@ -252,12 +266,19 @@ describe('docs UIs in Chromium', () => {
       const block = watch.page.locator('.opblock-summary-path[data-path="/todos/{id}"]');
       await block.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
       expect(nonces).toHaveLength(1);
-      const policy = await watch.page.evaluate(async () =>
-        (await fetch('/docs')).headers.get('content-security-policy'),
-      );
+      // The body is read to its end: a fetch whose body is never read stays in flight in Chromium, and
+      // the page would never be quiet.
+      const policy = await watch.page.evaluate(async () => {
+        const response = await fetch('/docs');
+        await response.text();
+        return response.headers.get('content-security-policy');
+      });
       expect(nonces).toHaveLength(2);
       expect(policy).toContain(`'nonce-${nonces[1]}'`);
       expect(policy).not.toContain("'sha256-");
+      // Swagger UI's requests all ended, so an error from any of them would be in the reports by now.
+      await watch.networkQuiet(SETTLE_TIMEOUT_MS);
+      expect(watch.failedRequests).toEqual([]);
       expect(await watch.cspViolations()).toEqual([]);
       expect(watch.consoleErrors).toEqual([]);
     },

@@ -15,8 +15,10 @@ export function chromiumPath(): string {
 /**
  * Flags for a quiet headless run as root without outside network: no sandbox (root), no GPU, no
  * QUIC, and none of the background traffic (component updates, sync, field trials) that would
- * otherwise keep trying to reach outside hosts. Playwright gives the browser a fresh temporary
- * `--user-data-dir` of its own and deletes it on close.
+ * otherwise keep trying to reach outside hosts. No `--user-data-dir`: Playwright's `launch` refuses
+ * one, and gives each browser a new empty profile of its own instead (mkdtemp,
+ * `playwright_chromiumdev_profile-*` in the temporary directory), deleted on close. So every run is
+ * a first launch with cold caches, as on a machine set up a minute ago; harness.test.ts checks it.
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
