@@ -16,6 +16,8 @@ export class Exchange {
   ctx: RequestContext | undefined = undefined;
   /** True when an `app.use` perimeter guard answered or threw in onRequest. */
   guardAnswered = false;
+  /** True when the pipeline's own problem response already carries the security headers. */
+  hardened = false;
   #controller: AbortController | undefined = undefined;
 
   constructor(request: Request, clientAddress: ClientAddressResolver) {

@@ -2,17 +2,19 @@ import type { ResolvedAppOptions } from '../app/options.ts';
 import {
   BadRequestError,
   type HttpError,
+  isHttpError,
   MethodNotAllowedError,
   NotFoundError,
   renderError,
 } from '../errors/index.ts';
+import { withoutStack } from '../errors/without-stack.ts';
 import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
-import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.ts';
+import { guardPerimeter, hardenResponse, type PerimeterPlan, problemHeaders } from './perimeter.ts';
 import { splitUrl } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
@@ -113,8 +115,14 @@ function refuseTarget(host: PipelineHost, request: Request, error: HttpError): R
   return host.hardens ? hardenResponse(host.perimeter, response) : response;
 }
 
-function recoverAndFinish(host: PipelineHost, exchange: Exchange, error: unknown): Promise<Response> {
-  return recover(host, exchange, error).then((response) => finish(host, exchange, response));
+function recoverAndFinish(
+  host: PipelineHost,
+  exchange: Exchange,
+  error: unknown,
+): Response | Promise<Response> {
+  const recovered = recover(host, exchange, error);
+  if (recovered instanceof Promise) return recovered.then((response) => finish(host, exchange, response));
+  return finish(host, exchange, recovered);
 }
 
 /** Steps 0 to 2, then the route's own steps. Sync until a hook or the route goes async. */
@@ -210,12 +218,19 @@ function matchAndRun(
     const pathname = url.pathname;
     search = url.search;
     const found = host.router.find(request.method, pathname);
-    if (found.kind === 'not-found') throw new NotFoundError(`No route matches ${request.method} ${pathname}`);
-    if (found.kind === 'method-not-allowed') {
-      throw new MethodNotAllowedError(found.allowed, `${request.method} is not allowed on ${pathname}`);
+    // A client's miss is routine: its error carries no stack (never logged; capturing one costs more
+    // than the rest of the refusal).
+    if (found.kind === 'not-found') {
+      throw withoutStack(() => new NotFoundError(`No route matches ${request.method} ${pathname}`));
     }
-    if (found.kind === 'bad-path')
-      throw new BadRequestError(`The request path is not acceptable: ${found.reason}`);
+    if (found.kind === 'method-not-allowed') {
+      throw withoutStack(
+        () => new MethodNotAllowedError(found.allowed, `${request.method} is not allowed on ${pathname}`),
+      );
+    }
+    if (found.kind === 'bad-path') {
+      throw withoutStack(() => new BadRequestError(`The request path is not acceptable: ${found.reason}`));
+    }
     slot = found.value;
     params = found.params;
   }
@@ -235,22 +250,46 @@ function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
   return exchange.route?.hooks ?? (exchange.guardAnswered ? host.guardedPhases : host.unmatchedPhases);
 }
 
-/** The error path: onError hooks may answer; otherwise the error becomes a problem document. */
-async function recover(host: PipelineHost, exchange: Exchange, error: unknown): Promise<Response> {
-  const ctx = exchange.ctx;
+/**
+ * The error path: onError hooks may answer; otherwise the error becomes a problem document. Without
+ * onError hooks (the common case for a 404 or a 422) it stays synchronous: no promise per refusal.
+ */
+function recover(host: PipelineHost, exchange: Exchange, error: unknown): Response | Promise<Response> {
   const onError = phasesFor(host, exchange).onError;
-  if (onError !== undefined) {
-    for (const hook of onError) {
-      try {
-        let out = hook(error, ctx, exchange.request);
-        if (out instanceof Promise) out = await out;
-        if (out instanceof Response) return withPendingHeaders(out, ctx?.pendingHeaders);
-      } catch (hookError) {
-        host.logger.error('An onError hook threw', { error: hookError });
-      }
+  if (onError === undefined) return problemFor(host, exchange, error);
+  return recoverWithHooks(host, exchange, error, onError);
+}
+
+async function recoverWithHooks(
+  host: PipelineHost,
+  exchange: Exchange,
+  error: unknown,
+  onError: NonNullable<PhaseTable['onError']>,
+): Promise<Response> {
+  const ctx = exchange.ctx;
+  for (const hook of onError) {
+    try {
+      let out = hook(error, ctx, exchange.request);
+      if (out instanceof Promise) out = await out;
+      if (out instanceof Response) return withPendingHeaders(out, ctx?.pendingHeaders);
+    } catch (hookError) {
+      host.logger.error('An onError hook threw', { error: hookError });
     }
   }
-  const rendered = renderError(error, host.options.production, ctx?.pendingHeaders);
+  return problemFor(host, exchange, error);
+}
+
+/** The problem document of an error; an unexpected one (not an HttpError) is logged with its stack. */
+function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Response {
+  const pending = exchange.ctx?.pendingHeaders;
+  if (pending === undefined && isHttpError(error) && error.headers === undefined) {
+    // The common refusal (404, 405, 422...): one Response on the prebuilt problem header set, which
+    // already holds the security headers, so step 8 has nothing to add.
+    exchange.hardened = true;
+    const body = JSON.stringify(error.toProblem(host.options.production));
+    return new Response(body, { status: error.status, headers: problemHeaders(host.perimeter) });
+  }
+  const rendered = renderError(error, host.options.production, pending);
   if (rendered.unexpected) {
     host.logger.error('Request failed with an unexpected error', {
       method: exchange.request.method,
@@ -271,7 +310,7 @@ function finish(host: PipelineHost, exchange: Exchange, response: Response): Res
   const phases = phasesFor(host, exchange);
   if (phases.onSend === undefined && phases.onResponse === undefined && exchange.request.method !== 'HEAD') {
     host.requestFinished();
-    return host.hardens && exchange.ctx?.hardened !== true
+    return host.hardens && !exchange.hardened && exchange.ctx?.hardened !== true
       ? hardenResponse(host.perimeter, response)
       : response;
   }

@@ -1,4 +1,4 @@
-import { BadRequestError, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
+import { BadRequestError, PROBLEM_CONTENT_TYPE, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
 import type { LoadShedder } from './load-shedding.ts';
 import { headerCount } from './request-parts.ts';
 import { mutableResponse, setResponseHeaders } from './response-headers.ts';
@@ -34,6 +34,22 @@ export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: 
       );
     }
   }
+}
+
+const problemHeaderSets = new WeakMap<PerimeterPlan, Headers>();
+
+/**
+ * The header set of a problem response the pipeline builds itself: the problem content type plus
+ * the App's security headers, built once per App. `new Response(body, { headers })` copies it.
+ */
+export function problemHeaders(plan: PerimeterPlan): Headers {
+  let headers = problemHeaderSets.get(plan);
+  if (headers === undefined) {
+    headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
+    for (const [name, value] of plan.responseHeaders) headers.set(name, value);
+    problemHeaderSets.set(plan, headers);
+  }
+  return headers;
 }
 
 // Headers that advertise the server software: a free map of which exploits to try.

@@ -8,6 +8,7 @@ import {
 } from '../schema/index.ts';
 import type { CompiledRoute, PartPlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
+import { withoutStack } from '../errors/without-stack.ts';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
@@ -70,7 +71,7 @@ function apply(
   if (params?.ok === false || query?.ok === false || headers?.ok === false) {
     const issues: ValidationIssue[] = [];
     for (const o of [params, query, headers]) if (o !== undefined && !o.ok) issues.push(...o.issues);
-    throw new ValidationError(issues);
+    throw withoutStack(() => new ValidationError(issues));
   }
   if (params !== undefined) ctx.params = (params as { value: unknown }).value;
   if (query !== undefined) ctx.query = (query as { value: unknown }).value;
@@ -86,6 +87,6 @@ export function validateBody(schema: AnySchema, ctx: RequestContext, parsed: unk
 
 function acceptBody(ctx: RequestContext, result: StandardResult<unknown>): void {
   const o = outcome(result, 'body');
-  if (!o.ok) throw new ValidationError(o.issues);
+  if (!o.ok) throw withoutStack(() => new ValidationError(o.issues));
   ctx.body = o.value;
 }
