@@ -1,9 +1,9 @@
 /**
  * What one JSON-RPC batch (2025-03-26) may cost (issue 17, "Cost per request that the quota does not
  * see"): `maxBatchSize` members at most, `maxBatchResponseBytes` of answers, `onBatch` before any
- * member runs, `chargeBatchMembers` to count every member against a rate limit, and the event loop
- * yielded between members. Each through a real App with `mcpRoutes`, or a bare handler where the
- * App plays no part.
+ * member runs, `chargeBatchMembers` to count every member against a rate limit, and the lane all
+ * batch members run in, one per turn of the event loop. Each through a real App with `mcpRoutes`,
+ * or a bare handler where the App plays no part.
  */
 import { describe, expect, test } from 'bun:test';
 import { rateLimit } from '@charter/core';
@@ -273,23 +273,45 @@ describe('chargeBatchMembers', () => {
   });
 });
 
-describe('members are served one at a time, yielding the event loop between them', () => {
-  test('a task queued while a member runs goes before the next member', async () => {
-    const order: string[] = [];
+describe('batch members run in one lane, one per turn of the event loop', () => {
+  function stepServer(order: string[]) {
     const step = defineMcpTool({
       name: 'step',
       description: 'Records that it ran',
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      handler: ({ n }) => {
-        order.push(`member ${n}`);
-        // Queued now: it runs before member n + 1 only if the batch lets the event loop turn.
-        if (n === 1) setImmediate(() => order.push('other task'));
+      inputSchema: {
+        type: 'object',
+        properties: { batch: { type: 'string' }, n: { type: 'integer' } },
+        required: ['batch', 'n'],
+      },
+      handler: ({ batch, n }) => {
+        order.push(`${batch}${n}`);
+        // Queued now: it runs before the next member only if the batch lets the event loop turn.
+        if (batch === 'a' && n === 1) setImmediate(() => order.push('other task'));
         return 'ok';
       },
     });
-    const handler = createMcpHandler({ serverInfo: { name: 'steps', version: '1.0.0' }, tools: [step] });
-    const batch = [1, 2, 3].map((n) => rpc('tools/call', { name: 'step', arguments: { n } }, n));
-    await expectBatch(await legacyPost(handler, batch));
-    expect(order).toEqual(['member 1', 'other task', 'member 2', 'member 3']);
+    return createMcpHandler({ serverInfo: { name: 'steps', version: '1.0.0' }, tools: [step] });
+  }
+  const steps = (batch: string, count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      rpc('tools/call', { name: 'step', arguments: { batch, n: i + 1 } }, `${batch}${i + 1}`),
+    );
+
+  test('a task queued while a member runs goes before the next member', async () => {
+    const order: string[] = [];
+    await expectBatch(await legacyPost(stepServer(order), steps('a', 3)));
+    expect(order).toEqual(['a1', 'other task', 'a2', 'a3']);
+  });
+
+  test('two batches in flight take turns, one member of either per turn, first come first served', async () => {
+    const order: string[] = [];
+    const handler = stepServer(order);
+    const [a, b] = await Promise.all([
+      legacyPost(handler, steps('a', 3)),
+      legacyPost(handler, steps('b', 3)),
+    ]);
+    await expectBatch(a);
+    await expectBatch(b);
+    expect(order.filter((entry) => entry !== 'other task')).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'b3']);
   });
 });

@@ -10,26 +10,20 @@
  *   - `maxBatchSize` members at most (default 16; 0 refuses batches), or -32600 and nothing runs;
  *   - `onBatch`, before any member runs, to charge each member to a limit or refuse the batch;
  *   - `maxBatchResponseBytes` of answers (default 1 MiB): past it, members are not run (-32000);
- *   - the event loop is yielded between members, so other requests are served in between instead
- *     of waiting for the whole batch.
+ *   - members of all batches run in one lane, one per turn of the event loop (batch-lane.ts), so
+ *     another request waits for at most one member, not for whole batches.
  */
 import { classifyMessage, JSON_RPC_ERROR_CODES, type JsonRpcId, jsonRpcError } from '@charter/json-rpc';
 import type { AnyContext } from '@charter/core';
 import { MCP_DEFAULT_LEGACY_VERSION, MCP_ERROR_CODES } from './constants.ts';
 import type { RequestFrame } from './dispatch.ts';
 import { isModernProtocolVersion } from './era.ts';
+import { batchTurn } from './batch-lane.ts';
 import { serveMessage } from './message.ts';
 import type { Responder } from './transport.ts';
 
 /** The only revision with batches. */
 const BATCH_REVISION = '2025-03-26';
-
-/** Lets the event loop run other tasks (I/O, other requests) before the next member is served. */
-function yieldToEventLoop(): Promise<void> {
-  return typeof setImmediate === 'function'
-    ? new Promise((resolve) => setImmediate(resolve))
-    : new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /** Bytes of `text` in UTF-8, without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
@@ -96,8 +90,9 @@ export async function serveBatch(
   let bytes = 2;
   let exhausted = false;
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) await yieldToEventLoop();
     const classified = classifyMessage(items[i]);
+    // Members of every batch take turns, one per turn of the event loop (batch-lane.ts).
+    if (classified.kind === 'request' && !exhausted) await batchTurn();
     if (exhausted && classified.kind === 'request') {
       answers.push(notRun(classified.message.id, max));
       continue;

@@ -7,7 +7,7 @@
  *   3. Content-Type      415 problem unless application/json
  *   4. Body              413 problem past maxBodyBytes; -32700 for bad UTF-8 or JSON, too deep
  *   5. Batch             an array: served only under 2025-03-26, the one revision with batches,
- *                        and bounded (batch.ts: size, onBatch, answer bytes, yielding between members)
+ *                        and bounded (batch.ts: size, onBatch, answer bytes, one member per loop turn)
  *   6. Message           -32600 for a malformed one; notifications and client responses get 202
  *   7. Era and ladder    dispatch.ts: modern `_meta` and mirrored headers, or the legacy rules
  *   8. Method            the result, or a JSON-RPC error that echoes the request id

@@ -411,7 +411,8 @@ describe('validateMcpInput', () => {
     const items = Array.from({ length: 1_000_000 }, (_, i) => ({ n: i }));
     const schema = { items: { type: 'object', properties: { n: { type: 'integer', minimum: 0 } } } };
     expect(underX(schema, items)).toEqual([]);
-  });
+    // A correctness test, not a timed one: a loaded machine may take longer than the default 5 s.
+  }, 60_000);
 
   test('a cyclic schema stops at schema depth 64 with a "schema too deep" problem', () => {
     const schema: Record<string, unknown> = { type: ['object', 'null'], properties: {} };
