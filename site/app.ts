@@ -312,7 +312,14 @@ export function createSite(options: SiteOptions): App {
     },
   };
   const policy = lifecycle(origin);
-  const mcp = docsMcpServer({ content, origin, auth: {}, version: SITE_VERSION });
+  // Each member of a JSON-RPC batch counts against the shared quota, like a request of its own.
+  const mcp = docsMcpServer({
+    content,
+    origin,
+    auth: {},
+    version: SITE_VERSION,
+    batchLimit: siteHooks.limit,
+  });
   const routes: AnyRouteDefinition[] = [
     ...pageRoutes({ content, origin }),
     ...markdownRoutes({ content, origin }),

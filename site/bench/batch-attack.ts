@@ -4,10 +4,13 @@
  * own process (`site-process.ts`). A victim asks `GET /api/v1` every `VICTIM_GAP_MS`, each request
  * from a fresh address so that its own quota never interferes; first alone (the baseline), then
  * while an attacker, from one address, sends `ATTACK_CONCURRENCY` streams of JSON-RPC batches of
- * `BATCH` costly `search_docs` calls for `SECONDS`. Prints the victim's latencies and what the
- * attacker got back. A measurement, not a test: run it before and after a change.
+ * `BATCH` costly `search_docs` calls for `SECONDS`, or, with `STOP_AT_429=1`, until each stream is
+ * refused (a client that spends its whole quota, then waits). Prints the victim's latencies: all of
+ * them, and those sent while the attacker was still being served (its quota being spent); and what
+ * the attacker got back. A measurement, not a test: run it before and after a change.
  *
  *   BATCH=64 SECONDS=20 bun site/bench/batch-attack.ts
+ *   BATCH=16 ATTACK_CONCURRENCY=4 STOP_AT_429=1 bun site/bench/batch-attack.ts
  */
 import { join } from 'node:path';
 import { median } from '../../bench/median.ts';
@@ -16,6 +19,7 @@ const BATCH = Number(process.env.BATCH ?? 64);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.ATTACK_CONCURRENCY ?? 2);
 const VICTIM_GAP_MS = Number(process.env.VICTIM_GAP_MS ?? 50);
+const STOP_AT_429 = process.env.STOP_AT_429 === '1';
 /** A short, common prefix with the most results: the dearest query the tool accepts. */
 const QUERY = process.env.QUERY ?? 're';
 
@@ -57,10 +61,12 @@ async function victimOnce(origin: string): Promise<number> {
   return performance.now() - start;
 }
 
-async function victim(origin: string, until: () => boolean): Promise<number[]> {
-  const latencies: number[] = [];
+/** Latencies, each with whether the attacker was still being served when the request was sent. */
+async function victim(origin: string, until: () => boolean, attacked: () => boolean) {
+  const latencies: Array<{ ms: number; attacked: boolean }> = [];
   while (!until()) {
-    latencies.push(await victimOnce(origin));
+    const during = attacked();
+    latencies.push({ ms: await victimOnce(origin), attacked: during });
     await Bun.sleep(VICTIM_GAP_MS);
   }
   return latencies;
@@ -76,25 +82,35 @@ function batchBody(size: number): string {
   return JSON.stringify(size === 1 ? calls[0] : calls);
 }
 
-async function attacker(origin: string, until: () => boolean, statuses: Map<number, number>) {
+/** The attacker's streams; `served` is true until every stream has had its first refusal. */
+const attack = { served: true, bytes: 0, statuses: new Map<number, number>() };
+
+async function attacker(origin: string, until: () => boolean): Promise<void> {
   const body = batchBody(BATCH);
-  let bytes = 0;
+  let refusedStreams = 0;
   const stream = async () => {
+    let refused = false;
     while (!until()) {
       const res = await fetch(`${origin}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.66' },
         body,
       });
-      bytes += (await res.arrayBuffer()).byteLength;
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      attack.bytes += (await res.arrayBuffer()).byteLength;
+      attack.statuses.set(res.status, (attack.statuses.get(res.status) ?? 0) + 1);
+      if (res.status === 429 && !refused) {
+        refused = true;
+        if (++refusedStreams === CONCURRENCY) attack.served = false;
+        if (STOP_AT_429) return;
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, stream));
-  return bytes;
+  attack.served = false;
 }
 
 function describe(label: string, latencies: readonly number[]): string {
+  if (latencies.length === 0) return `${label}: no requests`;
   return `${label}: n=${latencies.length} median=${median(latencies).toFixed(2)} ms p90=${percentile(latencies, 90).toFixed(2)} ms max=${Math.max(...latencies).toFixed(2)} ms`;
 }
 
@@ -102,20 +118,40 @@ const site = await startSite();
 try {
   for (let i = 0; i < 20; i++) await victimOnce(site.origin);
   const baselineEnd = Date.now() + 5_000;
-  const baseline = await victim(site.origin, () => Date.now() > baselineEnd);
+  const baseline = await victim(
+    site.origin,
+    () => Date.now() > baselineEnd,
+    () => false,
+  );
   const attackEnd = Date.now() + SECONDS * 1000;
-  const statuses = new Map<number, number>();
   const attackStart = performance.now();
-  const [underAttack, bytes] = await Promise.all([
-    victim(site.origin, () => Date.now() > attackEnd),
-    attacker(site.origin, () => Date.now() > attackEnd, statuses),
+  let attackerDone = false;
+  const [underAttack] = await Promise.all([
+    // With STOP_AT_429 the window ends when the attacker stops, and at least after a second.
+    victim(
+      site.origin,
+      () => Date.now() > attackEnd || (attackerDone && performance.now() - attackStart > 1_000),
+      () => attack.served,
+    ),
+    attacker(site.origin, () => Date.now() > attackEnd).then(() => {
+      attackerDone = true;
+    }),
   ]);
   const attackSeconds = (performance.now() - attackStart) / 1000;
-  console.log(`batch of ${BATCH} search_docs ${JSON.stringify(QUERY)}, ${CONCURRENCY} streams, ${SECONDS} s`);
-  console.log(describe('victim GET /api/v1, baseline    ', baseline));
-  console.log(describe('victim GET /api/v1, under attack', underAttack));
+  const ms = (list: ReadonlyArray<{ ms: number }>) => list.map((entry) => entry.ms);
   console.log(
-    `attacker: ${[...statuses].map(([status, n]) => `${n} x ${status}`).join(', ')}; ${(bytes / 1024).toFixed(0)} KiB received in ${attackSeconds.toFixed(1)} s`,
+    `batch of ${BATCH} search_docs ${JSON.stringify(QUERY)}, ${CONCURRENCY} streams, ${STOP_AT_429 ? 'until refused' : `${SECONDS} s`}`,
+  );
+  console.log(describe('victim GET /api/v1, baseline                 ', ms(baseline)));
+  console.log(describe('victim GET /api/v1, whole attack window      ', ms(underAttack)));
+  console.log(
+    describe(
+      'victim GET /api/v1, while attacker is served  ',
+      ms(underAttack.filter((entry) => entry.attacked)),
+    ),
+  );
+  console.log(
+    `attacker: ${[...attack.statuses].map(([status, n]) => `${n} x ${status}`).join(', ')}; ${(attack.bytes / 1024).toFixed(0)} KiB received in ${attackSeconds.toFixed(1)} s`,
   );
 } finally {
   await site.stop();

@@ -1,9 +1,17 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '@charter/app';
-import { type AnyContext, type Hooks, httpBearerScheme, unauthorized, withHookTraits } from '@charter/core';
+import {
+  type AnyContext,
+  type Hooks,
+  httpBearerScheme,
+  rateLimit,
+  unauthorized,
+  withHookTraits,
+} from '@charter/core';
 import charterPackage from '../../packages/charter/package.json' with { type: 'json' };
 import {
   DOCS_MCP_INSTRUCTIONS,
+  DOCS_MCP_MAX_BATCH_SIZE,
   DOCS_MCP_MAX_BODY_BYTES,
   docsMcpServer,
   withSiteProblemMembers,
@@ -294,6 +302,55 @@ describe('docsMcpServer', () => {
   });
 });
 
+describe('docsMcpServer batches', () => {
+  const call = () => JSON.parse(callInit('list_docs', { limit: 1 }).body as string) as Json;
+  const batch = (size: number): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(Array.from({ length: size }, (_, id) => ({ ...call(), id }))),
+  });
+
+  /** The server behind an App whose POST route is limited to `max`, with batchLimit set to that limit. */
+  function limitedApp(max: number): App {
+    const limit = rateLimit({ windowMs: 60_000, max, phase: 'preBody', legacyHeaders: true });
+    const limited = docsMcpServer({ content, origin: ORIGIN, auth: limit, batchLimit: limit });
+    const app = new App({ logger: false });
+    app.registerRoutes(limited.routes);
+    return app;
+  }
+
+  test('with batchLimit, a batch of n counts n against the limit', async () => {
+    const response = await limitedApp(20).request('/mcp', batch(5));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-remaining')).toBe('15');
+    expect(((await response.json()) as unknown[]).length).toBe(5);
+  });
+
+  test('with batchLimit, a batch past the quota is a 429 problem with Retry-After', async () => {
+    const response = await limitedApp(4).request('/mcp', batch(5));
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(response.headers.get('ratelimit-remaining')).toBe('0');
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  test(`at most ${DOCS_MCP_MAX_BATCH_SIZE} messages; more is a 400 problem that keeps the -32600 envelope`, async () => {
+    expect((await post(batch(DOCS_MCP_MAX_BATCH_SIZE))).response.status).toBe(200);
+    const { response, body } = await post(batch(DOCS_MCP_MAX_BATCH_SIZE + 1));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(body).toMatchObject({
+      status: 400,
+      code: 'invalid_jsonrpc',
+      id: null,
+      error: {
+        code: -32600,
+        message: `Invalid Request: a batch may carry at most ${DOCS_MCP_MAX_BATCH_SIZE} messages`,
+      },
+    });
+  });
+});
+
 describe('resolveDocsMcpServerOptions (through docsMcpServer)', () => {
   test('refuses missing content, a non-origin, missing auth and an empty version, naming the option', () => {
     const auth = {};
@@ -304,6 +361,11 @@ describe('resolveDocsMcpServerOptions (through docsMcpServer)', () => {
     expect(() => docsMcpServer({ content, origin: ORIGIN, auth: undefined as never })).toThrow(/"auth"/);
     expect(() => docsMcpServer({ content, origin: ORIGIN, auth, version: '' })).toThrow(/"version"/);
     expect(() => docsMcpServer({ content, origin: ORIGIN, auth, index: {} as never })).toThrow(/"index"/);
+    for (const batchLimit of [null, 'x', {}, { onSend: () => {} }]) {
+      expect(() => docsMcpServer({ content, origin: ORIGIN, auth, batchLimit: batchLimit as never })).toThrow(
+        'docsMcpServer: option "batchLimit" must be the hooks of rateLimit(...) (an onRequest, preBody or beforeHandle hook)',
+      );
+    }
   });
 
   test('accepts an origin with a trailing slash, admitting its bare form', async () => {

@@ -9,7 +9,7 @@
 import { SiteProblem } from '../problems.ts';
 import { type } from 'arktype';
 import type { AnyContext, AnyRouteDefinition, Hooks } from '@charter/core';
-import { createMcpHandler, type McpHandler, mcpRoutes } from '@charter/mcp';
+import { chargeBatchMembers, createMcpHandler, type McpHandler, mcpRoutes } from '@charter/mcp';
 import charterPackage from '../../packages/charter/package.json' with { type: 'json' };
 import type { ContentSite } from '../content/types.ts';
 import { createSearchIndex, type SearchIndex } from './search.ts';
@@ -24,6 +24,19 @@ export const DOCS_MCP_PATH = '/mcp';
  * from costing more than a glance.
  */
 export const DOCS_MCP_MAX_BODY_BYTES = 65_536;
+
+/**
+ * Most messages in one JSON-RPC batch (2025-03-26 clients only; no official client sends them).
+ * Each member is also counted against the quota (`batchLimit`), so the cap bounds one request's
+ * work, not the client's.
+ */
+export const DOCS_MCP_MAX_BATCH_SIZE = 16;
+
+/**
+ * Most bytes of a batch's answers: 256 KiB, a handful of the longest pages. Past it members are not
+ * run (-32000): a 7 KB batch of `get_doc` calls once answered 1.69 MB (issue 17).
+ */
+export const DOCS_MCP_MAX_BATCH_RESPONSE_BYTES = 262_144;
 
 /** What the server tells an agent in `initialize` and `server/discover` (and in its card). */
 export const DOCS_MCP_INSTRUCTIONS = [
@@ -46,6 +59,12 @@ export interface DocsMcpServerOptions {
   readonly version?: string;
   /** The search index. Default: built from `content.pages`. */
   readonly index?: SearchIndex;
+  /**
+   * The rate limit that guards the POST route (the hooks of `rateLimit(...)`): every member of a
+   * batch is counted against it, not only the request (`chargeBatchMembers`). Default: none, and
+   * a batch costs one count wherever the route's limit is.
+   */
+  readonly batchLimit?: Hooks;
 }
 
 /** What `docsMcpServer` builds. */
@@ -66,6 +85,7 @@ interface ResolvedDocsMcpServerOptions {
   readonly auth: Hooks;
   readonly version: string;
   readonly index: SearchIndex | undefined;
+  readonly batchLimit: Hooks | undefined;
 }
 
 function fail(option: string, message: string): never {
@@ -75,9 +95,11 @@ function fail(option: string, message: string): never {
 /** Validates the options (TypeError naming the option) and fills the defaults. */
 export function resolveDocsMcpServerOptions(options: DocsMcpServerOptions): ResolvedDocsMcpServerOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError('docsMcpServer needs options: { content, origin, auth, version?, index? }');
+    throw new TypeError(
+      'docsMcpServer needs options: { content, origin, auth, version?, index?, batchLimit? }',
+    );
   }
-  const { content, origin, auth, version, index } = options;
+  const { content, origin, auth, version, index, batchLimit } = options;
   if (typeof content !== 'object' || content === null || !Array.isArray(content.pages)) {
     fail('content', 'must be a ContentSite (see buildContent)');
   }
@@ -106,7 +128,22 @@ export function resolveDocsMcpServerOptions(options: DocsMcpServerOptions): Reso
   ) {
     fail('index', 'must be a SearchIndex (createSearchIndex)');
   }
-  return Object.freeze({ content, origin: url.origin, auth, version: resolvedVersion, index });
+  if (
+    batchLimit !== undefined &&
+    (typeof batchLimit !== 'object' ||
+      batchLimit === null ||
+      (batchLimit.onRequest ?? batchLimit.preBody ?? batchLimit.beforeHandle) === undefined)
+  ) {
+    fail('batchLimit', 'must be the hooks of rateLimit(...) (an onRequest, preBody or beforeHandle hook)');
+  }
+  return Object.freeze({
+    content,
+    origin: url.origin,
+    auth,
+    version: resolvedVersion,
+    index,
+    batchLimit,
+  });
 }
 
 /** The 405 answer of GET /mcp: a problem that also says how to talk to the endpoint. */
@@ -265,6 +302,10 @@ export function docsMcpServer(options: DocsMcpServerOptions): DocsMcpServer {
     tools,
     allowedOrigins: [resolved.origin],
     maxBodyBytes: DOCS_MCP_MAX_BODY_BYTES,
+    maxBatchSize: DOCS_MCP_MAX_BATCH_SIZE,
+    maxBatchResponseBytes: DOCS_MCP_MAX_BATCH_RESPONSE_BYTES,
+    // Work is charged, not requests (issue 17): a batch of n costs n of the client's quota.
+    onBatch: resolved.batchLimit === undefined ? undefined : chargeBatchMembers(resolved.batchLimit),
     // Every caller sees the same public pages: lists may be reused by anyone for five minutes.
     cache: { ttlMs: 300_000, scope: 'public' },
   });

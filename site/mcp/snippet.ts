@@ -10,7 +10,7 @@ import { type Hit, hitsOf, type TermPositions, termPositions } from './term-posi
 export const SNIPPET_WIDTH = 200;
 
 /** Most matches looked at when placing the window: bounds the work on a very long page. */
-const MAX_HITS = 2_000;
+const MAX_HITS = 128;
 
 /** How far, in code units, a window edge may move to land on a space instead of cutting a word. */
 const SNAP_DISTANCE = 24;

@@ -5,8 +5,12 @@
  */
 import { tokenize } from './tokenize.ts';
 
-/** Most occurrences kept per term and text: as many as a snippet ever looks at. */
-export const MAX_POSITIONS_PER_TERM = 2_000;
+/**
+ * Most occurrences kept per term and text, the earliest: a snippet shows one window, and a common
+ * word's later occurrences rarely make a better one than its first 64. Bounds the index's memory
+ * and what a search gathers per result.
+ */
+export const MAX_POSITIONS_PER_TERM = 64;
 
 /** One occurrence of a matched term: [start, end) in UTF-16 offsets. */
 export interface Hit {
@@ -35,16 +39,20 @@ export function termPositions(text: string): TermPositions {
 }
 
 /**
- * The occurrences of `terms` in the text `positions` was built from, ordered by start, the
- * longer first at one start (a whole word before its first part), at most `max` of them: the
- * earliest in the text, as a scan of the text would find them.
+ * The occurrences of `terms` in the text `positions` was built from, ordered by start, the longer
+ * first at one start (a whole word before its first part), at most `max` of them. Each term gives
+ * its earliest `ceil(max / terms)` occurrences (and at most the stored MAX_POSITIONS_PER_TERM), so
+ * fifty prefix expansions of a common prefix gather about `max` hits, not thousands.
  */
 export function hitsOf(positions: TermPositions, terms: ReadonlySet<string>, max: number): Hit[] {
   const hits: Hit[] = [];
+  if (terms.size === 0) return hits;
+  const perTerm = Math.ceil(max / terms.size);
   for (const term of terms) {
     const list = positions.get(term);
     if (list === undefined) continue;
-    for (let i = 0; i < list.length; i += 2) {
+    const end = Math.min(list.length, perTerm * 2);
+    for (let i = 0; i < end; i += 2) {
       hits.push({ start: list[i] as number, end: list[i + 1] as number, term });
     }
   }
