@@ -22,7 +22,7 @@ import { toNodeHandler } from '@charter/node';
 import { type } from 'arktype';
 import { mutualTls } from '../../packages/core/src/auth/mutual-tls.ts';
 import { parseCertificate, type PeerCertificate } from '../../packages/core/src/auth/peer-certificate.ts';
-import { NodeHost } from './fixtures/node24.ts';
+import { HOST_START_TIMEOUT_MS, NodeHost } from './fixtures/node24.ts';
 
 const ROOT = join(import.meta.dir, '../..');
 const TLS = join(ROOT, 'tests/fixtures/tls');
@@ -132,7 +132,7 @@ describe('mutual TLS on real Node 24', () => {
     const served = await node.serve('mtls');
     server = served.server;
     port = served.port;
-  });
+  }, HOST_START_TIMEOUT_MS);
 
   afterAll(() => node?.kill());
 

@@ -4,11 +4,12 @@
  * socket handling run on Node's own node:http and node:net. Clients are Bun's WebSocket and raw TCP in
  * this process. (tests/websocket runs the same app on both adapters inside Bun.)
  */
-import { afterAll, afterEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { Client, HANDSHAKE_LINES, Raw, within } from '../websocket/support.ts';
-import { type HostLine, sharedHost } from './fixtures/node24.ts';
+import { HOST_START_TIMEOUT_MS, type HostLine, sharedHost } from './fixtures/node24.ts';
 
 const host = sharedHost();
+beforeAll(() => host.start(), HOST_START_TIMEOUT_MS);
 afterEach(() => host.closeAll());
 afterAll(() => host.kill());
 

@@ -5,9 +5,9 @@
  * handling, sockets), not Bun's emulation of it. The routes live in the host's `http` app; they report
  * what the adapter did as events and log lines.
  */
-import { afterAll, afterEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
-import { type HostLine, NodeHost, sharedHost } from './fixtures/node24.ts';
+import { HOST_START_TIMEOUT_MS, type HostLine, NodeHost, sharedHost } from './fixtures/node24.ts';
 import {
   head,
   header,
@@ -22,6 +22,7 @@ import {
 // Helpers
 
 const host = sharedHost();
+beforeAll(() => host.start(), HOST_START_TIMEOUT_MS);
 afterEach(() => host.closeAll());
 afterAll(() => host.kill());
 
@@ -429,6 +430,42 @@ describe('charter/node serve (real Node 24)', () => {
         client.destroy();
       }
     });
+
+    test('toNodeHandler also listening for checkContinue refuses without a 100 and invites within the limit', async () => {
+      const node = host.get();
+      const plain = await node.call<{ port: number; checkContinueListeners: number }>('serve', {
+        kind: 'http',
+        mount: 'handler',
+        checkContinue: true,
+        app: { bodyLimitBytes: 1024 },
+      });
+      expect(plain.checkContinueListeners).toBe(1);
+      const refusedClient = await RawClient.open(plain.port);
+      try {
+        refusedClient.write(expectHead('/upload', '2048'));
+        await refusedClient.waitClosed(3000);
+        expect(refusedClient.text).toStartWith('HTTP/1.1 413 ');
+        expect(refusedClient.text).not.toContain('100 Continue');
+        const [response] = await refusedClient.responses(1, ['POST']);
+        expectProblem(response as RawResponse, 413, 'payload-too-large');
+      } finally {
+        refusedClient.destroy();
+      }
+      const client = await RawClient.open(plain.port);
+      try {
+        const body = '{"text":"hello"}';
+        client.write(expectHead('/upload', String(body.length)));
+        await client.waitFor((c) => c.text.includes('\r\n\r\n'), 3000, 'the 100 Continue');
+        expect(client.text).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+        client.write(body);
+        const [interim, final] = await client.responses(2, ['POST', 'POST']);
+        expect(interim?.status).toBe(100);
+        expect(final?.status).toBe(200);
+        expect(final?.body).toBe(body);
+      } finally {
+        client.destroy();
+      }
+    });
   });
 
   describe('header-count guard', () => {
@@ -741,23 +778,29 @@ describe('charter/node serve (real Node 24)', () => {
       expect(await node.call('listeners')).toEqual(before);
     });
 
-    test('SIGTERM drains an in-flight request, refuses new connections, and exits 0', async () => {
-      const own = new NodeHost();
-      try {
-        const server = await own.serve('http', {}, { signals: true, shutdownTimeoutMs: 3000 });
-        const slow = fetch(`${server.url}/slow?ms=400`);
-        await own.event(server.server, 'slow-started', 2000);
-        own.proc.kill('SIGTERM');
-        await own.waitFor((l) => l.msg === 'Shutting down', 2000, 'the shutdown log');
-        expect(await refused(server.port)).toBe(true);
-        const response = await slow;
-        expect(response.status).toBe(200);
-        expect(await response.json()).toEqual({ slept: 400 });
-        expect(await within(own.exited, 3000, 'the node process exiting')).toBe(0);
-      } finally {
-        own.kill();
-      }
-    });
+    test(
+      'SIGTERM drains an in-flight request, refuses new connections, and exits 0',
+      async () => {
+        // Its own Node child, since the signal ends the process.
+        const own = new NodeHost();
+        try {
+          await own.call('info');
+          const server = await own.serve('http', {}, { signals: true, shutdownTimeoutMs: 3000 });
+          const slow = fetch(`${server.url}/slow?ms=400`);
+          await own.event(server.server, 'slow-started', 2000);
+          own.proc.kill('SIGTERM');
+          await own.waitFor((l) => l.msg === 'Shutting down', 2000, 'the shutdown log');
+          expect(await refused(server.port)).toBe(true);
+          const response = await slow;
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual({ slept: 400 });
+          expect(await within(own.exited, 3000, 'the node process exiting')).toBe(0);
+        } finally {
+          own.kill();
+        }
+      },
+      HOST_START_TIMEOUT_MS,
+    );
   });
 
   describe('toNodeHandler and options', () => {
