@@ -6,6 +6,7 @@
  */
 
 import { editDistance } from '../content/edit-distance.ts';
+import { SLACK } from '../content/path-suggestions.ts';
 
 /** Longest address examined, in UTF-16 code units (the tool's schema allows no more). */
 export const MAX_DOC_ADDRESS_LENGTH = 2048;
@@ -86,15 +87,17 @@ function lastSegment(path: string): string {
 
 /**
  * The page paths closest to `requested`: by the smaller of the edit distance between the paths and
- * between their last segments (so `jwt-token` finds `docs/jwt`), then by path. Only the first 200
- * characters of `requested` are compared.
+ * between their last segments (so `jwt-token` finds `docs/jwt`), then by path. Only the first
+ * characters of `requested` are compared, as many as the longest path has plus `SLACK`: past that
+ * every path is just as far, and each extra character would cost a row per path (issue 17).
  */
 export function closestPaths(
   requested: string,
   paths: readonly string[],
   count = SUGGESTION_COUNT,
 ): string[] {
-  const wanted = requested.slice(0, 200).toLowerCase();
+  const longest = paths.reduce((max, path) => Math.max(max, path.length), 0);
+  const wanted = requested.slice(0, Math.min(200, longest + SLACK)).toLowerCase();
   const wantedLast = lastSegment(wanted);
   return paths
     .map((path) => ({

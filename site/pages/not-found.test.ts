@@ -41,9 +41,12 @@ describe('closestPages', () => {
     expect(closestPages(content, 'x', 2).length).toBe(2);
   });
 
-  test('compares only the first 256 characters of a long path', () => {
-    const slow = closestPages(content, `docs/jwt${'z'.repeat(100_000)}`);
-    expect(slow.length).toBe(5);
+  test('compares only as many characters of a long path as the longest page path has, plus 8', () => {
+    const longest = Math.max(...content.pages.map((page) => page.path.length));
+    const long = `docs/jwt${'z'.repeat(100_000)}`;
+    const near = closestPages(content, long);
+    expect(near.length).toBe(5);
+    expect(near).toEqual(closestPages(content, long.slice(0, longest + 8)));
   });
 });
 

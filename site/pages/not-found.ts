@@ -4,34 +4,24 @@
  */
 import type { ContentSite, Page } from '../content/types.ts';
 import { absoluteUrl } from './options.ts';
-import { editDistance } from '../content/edit-distance.ts';
+import { pathSuggestionsOf } from '../content/path-suggestions.ts';
 
-/** Longest requested path compared with page paths or quoted back; the rest is cut (bounded work). */
+/** Longest requested path quoted back; the rest is cut. */
 export const MAX_COMPARED_PATH = 256;
 
 /** How many nearby pages a not-found answer suggests. */
 export const MAX_SUGGESTIONS = 5;
 
-function sharedPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
-
 /**
  * Up to `limit` pages whose path is closest to `wanted` (a page path such as `docs/jwtt`): smallest
- * edit distance first (case-insensitive), then longest shared prefix, then reading order.
- * `wanted` is cut to `MAX_COMPARED_PATH` characters first, so a huge path costs no more than that.
+ * edit distance first (case-insensitive), then longest shared prefix, then reading order. The
+ * suggestion index is built once per site (`path-suggestions.ts`), so a not-found answer costs a
+ * few comparisons whatever the path's length.
  */
 export function closestPages(content: ContentSite, wanted: string, limit = MAX_SUGGESTIONS): Page[] {
-  const target = wanted.slice(0, MAX_COMPARED_PATH).toLowerCase();
-  const scored = content.pages.map((page, index) => {
-    const path = page.path.slice(0, MAX_COMPARED_PATH).toLowerCase();
-    return { page, index, distance: editDistance(target, path), prefix: sharedPrefix(target, path) };
-  });
-  scored.sort((x, y) => x.distance - y.distance || y.prefix - x.prefix || x.index - y.index);
-  return scored.slice(0, Math.max(0, limit)).map((entry) => entry.page);
+  return pathSuggestionsOf(content.pages)
+    .closest(wanted, limit)
+    .map((index) => content.pages[index] as Page);
 }
 
 /**
@@ -74,6 +64,17 @@ export function linkLine(title: string, url: string, description: string): strin
   return `- [${markdownLinkText(title)}](${url})${about === '' ? '' : `: ${about}`}`;
 }
 
+/** Each page's line in "Closest pages", by origin: the same page is suggested again and again. */
+const suggestionLines = new WeakMap<Page, { readonly origin: string; readonly line: string }>();
+
+function suggestionLine(page: Page, origin: string): string {
+  const known = suggestionLines.get(page);
+  if (known !== undefined && known.origin === origin) return known.line;
+  const line = linkLine(page.title, absoluteUrl(origin, `/md/${page.path}`), page.description);
+  suggestionLines.set(page, { origin, line });
+  return line;
+}
+
 /** What a not-found answer is about. */
 export interface NotFoundRequest {
   /** The URL path asked for, decoded (`/md/docs/jwtt`, `/docs/jwtt.md`); quoted back inert. */
@@ -102,9 +103,7 @@ export function markdownNotFound(content: ContentSite, origin: string, request: 
   const near = closestPages(content, request.pagePath);
   if (near.length > 0) {
     lines.push('', '## Closest pages', '');
-    for (const page of near) {
-      lines.push(linkLine(page.title, absoluteUrl(origin, `/md/${page.path}`), page.description));
-    }
+    for (const page of near) lines.push(suggestionLine(page, origin));
   }
   lines.push('');
   return lines.join('\n');

@@ -324,6 +324,34 @@ describe('problem documents', () => {
     const text = await res.text();
     for (const entry of ['/llms.txt', '/md/index', '/api/v1']) expect(text).toContain(entry);
   });
+
+  test('an unknown .md path near a page names that page first among the closest pages', async () => {
+    const res = await (await siteApp()).request('/docs/rout-and-hooks.md');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(res.headers.get('vary')).toBe('Accept');
+    const text = await res.text();
+    const closest = text.slice(text.indexOf('## Closest pages'));
+    expect(closest.split('\n').filter((line) => line.startsWith('- ['))).toHaveLength(5);
+    expect(closest.split('\n')[2]).toMatch(
+      /^- \[[^\]]+\]\(http:\/\/localhost:3000\/md\/docs\/routes-and-hooks\)/,
+    );
+  });
+
+  test('a hostile 2 000-character .md path is answered like its first characters, quoted back cut', async () => {
+    const app = await siteApp();
+    const tail = 'routes-and-hooks-'.repeat(120).slice(0, 2000);
+    const res = await app.request(`/docs/${tail}.md`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const text = await res.text();
+    // The request is quoted back cut (with an ellipsis); the suggestions are those of its start.
+    expect(text).toContain('…');
+    expect(text.length).toBeLessThan(3000);
+    const closest = (body: string) => body.slice(body.indexOf('## Closest pages'));
+    const short = await (await app.request(`/docs/${tail.slice(0, 60)}.md`)).text();
+    expect(closest(text)).toBe(closest(short));
+  });
 });
 
 describe('rate limits', () => {
