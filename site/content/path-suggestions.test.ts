@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { editDistance, editDistanceWithin } from './edit-distance.ts';
+import { compileEditDistance, editDistance, editDistanceWithin } from './edit-distance.ts';
 import { createPathSuggestions, pathSuggestionsOf, SLACK } from './path-suggestions.ts';
 
 const PATHS = ['index', 'docs', 'docs/jwt', 'docs/jwk', 'docs/routes-and-hooks', 'errors/not-found'];
@@ -41,6 +41,35 @@ describe('editDistanceWithin', () => {
         return editDistanceWithin(a, b, max) === (distance <= max ? distance : max + 1);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('compileEditDistance', () => {
+  test('answers the distance within the bound, else bound + 1, for patterns of 0 to 33 code units', () => {
+    for (const length of [0, 1, 31, 32, 33]) {
+      const pattern = 'ab'.repeat(20).slice(0, length);
+      const distance = compileEditDistance(pattern);
+      for (const text of ['', 'a', pattern, `${pattern}x`, `b${pattern.slice(1)}`, `zzzz${pattern}`]) {
+        expect([length, text, distance(text, 100)]).toEqual([length, text, editDistance(text, pattern)]);
+      }
+      expect(distance('q'.repeat(length + 5), 2)).toBe(3);
+    }
+  });
+
+  test('property: agrees with editDistance, non-ASCII and surrogate pairs included', () => {
+    const unit = fc.constantFrom('a', 'b', 'c', '/', 'é', '😀');
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40, unit }),
+        fc.string({ maxLength: 40, unit }),
+        fc.integer({ min: 0, max: 45 }),
+        (text, pattern, max) => {
+          const distance = editDistance(text, pattern);
+          return compileEditDistance(pattern)(text, max) === (distance <= max ? distance : max + 1);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });
