@@ -122,6 +122,32 @@ describe('/mcp batches against the quota', () => {
   });
 });
 
+describe('the OpenAPI document of /mcp', () => {
+  test('states the batch cap (maxItems 16) and the 429 with Retry-After and the RateLimit fields', async () => {
+    const res = await fetch(`${site.origin}/openapi.json`, {
+      headers: { 'x-forwarded-for': '203.0.113.13' },
+    });
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { requestBody: unknown; responses: Record<string, unknown> }>>;
+    };
+    const post = doc.paths['/mcp']?.post;
+    const body = (post?.requestBody as { content: Record<string, { schema: { anyOf: unknown[] } }> }).content;
+    expect(body['application/json']?.schema.anyOf[1]).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 16,
+    });
+    expect(post?.responses['429']).toMatchObject({
+      headers: {
+        'Retry-After': expect.any(Object),
+        RateLimit: expect.any(Object),
+        'RateLimit-Remaining': expect.any(Object),
+      },
+    });
+  });
+});
+
 describe('one client at its full quota and another client’s latency', () => {
   let address = 0;
   /** `GET /api/v1` from a fresh address each time (its own quota never interferes): the time it took. */
