@@ -221,7 +221,8 @@ describe('validateMcpInput', () => {
     expect(underX({ uniqueItems: true }, numbers)).toEqual([
       'arguments.x must not contain equal items, but items 1 and 100000 are equal',
     ]);
-  });
+    // A correctness test, not a timed one: a loaded machine may take longer than the default 5 s.
+  }, 60_000);
 
   test('items applies a schema to every item, with the index in the path', () => {
     const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } };
