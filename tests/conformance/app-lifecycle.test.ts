@@ -779,3 +779,23 @@ describe('app logger', () => {
     expect(written).toEqual([]);
   });
 });
+
+describe('the request timeout never holds a process open', () => {
+  test('a script whose one request went through an async handler exits once it is answered', async () => {
+    // Before, the 30 s timeout timer stayed armed after the answer and kept the process alive.
+    const child = Bun.spawn([process.execPath, `${import.meta.dir}/fixtures/exit-after-request.ts`], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    // Far below the 30 s timeout, far above a slow machine's start: exiting late means the timer held it.
+    const killer = setTimeout(() => child.kill(), 15_000);
+    const code = await child.exited;
+    clearTimeout(killer);
+    expect({ code, signal: child.signalCode, stderr: await new Response(child.stderr).text() }).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+    });
+    expect(JSON.parse(await new Response(child.stdout).text())).toEqual({ status: 200, body: { ok: true } });
+  }, 20_000);
+});

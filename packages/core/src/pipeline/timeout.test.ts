@@ -84,4 +84,18 @@ describe('RequestTimeouts', () => {
     expect((await second!.answered).status).toBe(408);
     expect(secondAt - firstAt).toBeGreaterThanOrEqual(10);
   });
+
+  test('the last request out disarms the timer; it is armed while any request is watched', async () => {
+    const timeouts = new RequestTimeouts(30_000, 408);
+    expect(timeouts.armed).toBe(false);
+    const [first, second] = watchMany(timeouts, 2);
+    expect(timeouts.armed).toBe(true);
+    first!.settle(new Response('one'));
+    expect(await (await first!.answered).text()).toBe('one');
+    // Another request is still running: its deadline still needs the timer.
+    expect(timeouts.armed).toBe(true);
+    second!.fail(new Error('boom'));
+    expect((await second!.answered).status).toBe(500);
+    expect(timeouts.armed).toBe(false);
+  });
 });

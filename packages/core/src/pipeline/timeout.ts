@@ -21,6 +21,15 @@ class Watched<H> {
   ) {}
 }
 
+/**
+ * The timer never keeps a process alive on its own: the work it watches does (a socket, a pending
+ * fetch), and when nothing else is left the process may exit. Workers' timers are plain numbers.
+ */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => unknown }).unref?.();
+  return timer;
+}
+
 function unresolved(): void {
   throw new Error('A watched request was settled before its promise existed');
 }
@@ -63,7 +72,7 @@ export class RequestTimeouts<H = unknown> {
       watched.resolve = resolve;
     });
     this.#link(watched);
-    this.#timer ??= setTimeout(this.#sweep, this.#ms);
+    this.#timer ??= unrefTimer(setTimeout(this.#sweep, this.#ms));
     work.then(
       (response) => this.#finished(watched, response),
       (error: unknown) => this.#failed(watched, error),
@@ -92,15 +101,32 @@ export class RequestTimeouts<H = unknown> {
     watched.next = undefined;
   }
 
-  #finished(watched: Watched<H>, response: Response): void {
+  /** True while the shared timer is armed (some request is still being watched). */
+  get armed(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  /**
+   * Takes a finished request off the list; the last one out disarms the timer, so an idle app holds
+   * no timer at all (a script that made one request can exit at once, not `ms` later).
+   */
+  #release(watched: Watched<H>): void {
     this.#unlink(watched);
+    if (this.#oldest === undefined && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  #finished(watched: Watched<H>, response: Response): void {
+    this.#release(watched);
     if (watched.settled) return;
     watched.settled = true;
     watched.resolve(watched.answer(watched.host, watched.exchange, response));
   }
 
   #failed(watched: Watched<H>, error: unknown): void {
-    this.#unlink(watched);
+    this.#release(watched);
     if (watched.settled) return;
     watched.settled = true;
     watched.resolve(watched.recover(watched.host, watched.exchange, error));
@@ -112,7 +138,7 @@ export class RequestTimeouts<H = unknown> {
     const now = performance.now();
     for (let watched = this.#oldest; watched !== undefined; watched = this.#oldest) {
       if (watched.deadline > now) {
-        this.#timer = setTimeout(this.#sweep, Math.ceil(watched.deadline - now));
+        this.#timer = unrefTimer(setTimeout(this.#sweep, Math.ceil(watched.deadline - now)));
         return;
       }
       this.#unlink(watched);
