@@ -730,3 +730,64 @@ describe('pipeline: errors in every step become problem documents', () => {
     ]);
   });
 });
+
+describe('an onSend hook that throws', () => {
+  const Out = type({ ok: 'boolean' });
+
+  function appWith(log: string[], onError: (error: unknown) => Response | undefined): App {
+    const app = new App({
+      logger: false,
+      hooks: {
+        onError: (error) => {
+          log.push('onError');
+          return onError(error);
+        },
+      },
+    });
+    app.get(
+      '/x',
+      {
+        responses: { 200: { body: Out } },
+        hooks: [
+          {
+            onSend: () => {
+              log.push('onSend:1');
+              throw new ForbiddenError('Refused while sending');
+            },
+          },
+          {
+            onSend: () => void log.push('onSend:2'),
+            onResponse: (response) => void log.push(`onResponse:${response.status}`),
+          },
+        ],
+      },
+      () => ({ status: 200, body: { ok: true } }),
+    );
+    return app;
+  }
+
+  test('goes through onError, which may answer; later onSend hooks are skipped, onResponse sees the answer', async () => {
+    const log: string[] = [];
+    const app = appWith(log, () => Response.json({ replaced: true }, { status: 503 }));
+    const res = await app.request('/x');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ replaced: true });
+    // The security headers are added to what onError answered, as to any response.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(log).toEqual(['onSend:1', 'onError', 'onResponse:503']);
+  });
+
+  test('without an answer from onError, the thrown error is the problem sent', async () => {
+    const log: string[] = [];
+    const app = appWith(log, () => undefined);
+    const res = await app.request('/x');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toMatchObject({
+      type: 'https://charter.dev/errors/forbidden',
+      status: 403,
+      detail: 'Refused while sending',
+    });
+    expect(log).toEqual(['onSend:1', 'onError', 'onResponse:403']);
+  });
+});

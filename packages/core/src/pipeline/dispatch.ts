@@ -333,8 +333,9 @@ async function finishWithHooks(
         if (out instanceof Response) response = out;
       }
     } catch (error) {
-      host.logger.error('An onSend hook threw', { error });
-      response = renderError(error, host.options.production).response;
+      // The error path, as for any other step: onError may answer (a thrown HttpError is its problem,
+      // anything else a logged 500), the later onSend hooks are skipped, onResponse sees the answer.
+      response = await recover(host, exchange, error);
     }
   }
   if (host.hardens) response = hardenResponse(host.perimeter, response);
