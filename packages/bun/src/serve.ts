@@ -32,8 +32,64 @@ export interface BunServer {
 // Bun closes a connection idle for longer than this many seconds (its maximum is 255).
 const MAX_IDLE_TIMEOUT_S = 255;
 
-/** Serves an App with `Bun.serve`. */
-export async function serve(app: App, options: BunServeOptions = {}): Promise<BunServer> {
+/**
+ * What `serve` returns at once: the server's handle, usable before it listens. `port`, `hostname`,
+ * `url` and `server` are readable once it listens (before, reading them throws, saying to await
+ * `ready`); `close()` works at any time (before listening, it waits for the start, then stops).
+ * `await serve(...)` and `await handle.ready` give the listening `BunServer`.
+ */
+export interface BunServeHandle extends BunServer, PromiseLike<BunServer> {
+  /** Settles once the server listens (or fails to start: plugins, boot guards, a busy port). */
+  readonly ready: Promise<BunServer>;
+}
+
+/**
+ * Serves an App with `Bun.serve`. Returns the handle at once (the reference's `{ port, close }`),
+ * which is also awaitable: `const server = await serve(app)` waits until it listens.
+ */
+export function serve(app: App, options: BunServeOptions = {}): BunServeHandle {
+  const ready = listen(app, options);
+  // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must
+  // not turn it into an unhandled rejection on top of the log line.
+  ready.catch((error: unknown) => app.logger.error('The Bun server failed to start', { error }));
+  let started: BunServer | undefined;
+  ready.then(
+    (server) => {
+      started = server;
+    },
+    () => {},
+  );
+  const listening = (): BunServer => {
+    if (started === undefined) {
+      throw new Error('The server is not listening yet: await serve(...) or handle.ready first');
+    }
+    return started;
+  };
+  return {
+    ready,
+    get port() {
+      return listening().port;
+    },
+    get hostname() {
+      return listening().hostname;
+    },
+    get url() {
+      return listening().url;
+    },
+    get server() {
+      return listening().server;
+    },
+    close: (timeoutMs?: number) =>
+      ready.then(
+        (server) => server.close(timeoutMs),
+        () => undefined,
+      ),
+    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (`await serve(app)`).
+    then: (onFulfilled, onRejected) => ready.then(onFulfilled, onRejected),
+  };
+}
+
+async function listen(app: App, options: BunServeOptions): Promise<BunServer> {
   await app.ready();
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const timeoutMs = app.options.requestTimeoutMs;
