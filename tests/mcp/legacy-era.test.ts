@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { encodeBase64Url } from '@charter/core';
-import { MCP_META_KEYS } from '@charter/mcp';
+import { encodeMcpHeaderValue, MCP_META_KEYS } from '@charter/mcp';
 import {
   ALL_VERSIONS_NEWEST_FIRST,
   createFixture,
@@ -716,6 +716,110 @@ describe('mirrored headers sent on a legacy request are checked', () => {
         { 'mcp-method': 'ping' },
       ),
     );
+  });
+});
+
+describe('Mcp-Param-* headers sent on a legacy request must agree with the arguments', () => {
+  // A gateway that routes by Mcp-Param-Region must never see one region while the tool runs with
+  // another: the header is optional before 2026-07-28, but when it is sent it is checked as in 2026-07-28.
+  const weather = (args: Record<string, unknown>, id: string) =>
+    rpc('tools/call', { name: 'weather', arguments: args }, id);
+  const revisions: readonly (Record<string, string> | undefined)[] = [
+    undefined, // no MCP-Protocol-Version: 2025-03-26 is assumed
+    V0618,
+    { 'mcp-protocol-version': '2025-11-25' },
+  ];
+
+  async function expectMismatch(res: Response, id: string, message: string): Promise<void> {
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32020, message: `Header mismatch: ${message}` },
+    });
+  }
+
+  test('a header that disagrees with its argument is 400 -32020 under every legacy revision, and the tool does not run', async () => {
+    for (const version of revisions) {
+      const before = fx.seen.length;
+      const res = await legacyPost(app, weather({ region: 'eu-west', days: 2 }, 'pm'), {
+        ...version,
+        'mcp-param-region': 'us-east',
+      });
+      await expectMismatch(res, 'pm', 'The Mcp-Param-Region header does not match the argument it mirrors.');
+      expect(fx.seen.length).toBe(before);
+    }
+  });
+
+  test('integer and boolean headers are compared as in 2026-07-28', async () => {
+    await expectMismatch(
+      await legacyPost(app, weather({ region: 'eu', days: 2 }, 'pi'), { ...V0618, 'mcp-param-days': '3' }),
+      'pi',
+      'The Mcp-Param-Days header does not match the argument it mirrors.',
+    );
+    await expectMismatch(
+      await legacyPost(app, weather({ region: 'eu', metric: true }, 'pb'), {
+        ...V0618,
+        'mcp-param-metric': 'yes',
+      }),
+      'pb',
+      'The Mcp-Param-Metric header must be "true" or "false".',
+    );
+    await expectMismatch(
+      await legacyPost(app, weather({ region: 'Zürich' }, 'ps'), {
+        ...V0618,
+        'mcp-param-region': '=?base64?WsO8cmljaA?=',
+      }),
+      'ps',
+      'The Mcp-Param-Region header value has characters a header cannot carry or a malformed Base64 sentinel.',
+    );
+  });
+
+  test('a header for an argument the call does not carry is 400 -32020', async () => {
+    await expectMismatch(
+      await legacyPost(app, weather({ region: 'eu' }, 'pa'), { ...V0618, 'mcp-param-days': '2' }),
+      'pa',
+      'The Mcp-Param-Days header is present but the argument it mirrors is absent or null.',
+    );
+  });
+
+  test('headers that agree are served, as are missing ones (legacy clients predate x-mcp-header)', async () => {
+    for (const version of revisions) {
+      const all = await legacyPost(app, weather({ region: 'Zürich', days: 42, metric: false }, 'ok'), {
+        ...version,
+        'mcp-param-region': encodeMcpHeaderValue('Zürich'),
+        'mcp-param-days': '42.0',
+        'mcp-param-metric': 'false',
+      });
+      expect(all.headers.get('cache-control')).toBe('no-store');
+      expect(firstText(await expectRpcResult(all, 'ok'))).toBe('Sunny in Zürich for 42 day(s)');
+      const some = await legacyPost(app, weather({ region: 'eu', days: 2 }, 'ok'), {
+        ...version,
+        'mcp-param-region': 'eu',
+      });
+      expect(firstText(await expectRpcResult(some, 'ok'))).toBe('Sunny in eu for 2 day(s)');
+    }
+  });
+
+  test('in a 2025-03-26 batch the header is checked against every member: the one that disagrees is refused alone', async () => {
+    const res = await legacyPost(app, [weather({ region: 'eu' }, 'b1'), weather({ region: 'us' }, 'b2')], {
+      'mcp-protocol-version': '2025-03-26',
+      'mcp-param-region': 'eu',
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await expectBatch(res)).toEqual([
+      { jsonrpc: '2.0', id: 'b1', result: { content: [{ type: 'text', text: 'Sunny in eu for 1 day(s)' }] } },
+      {
+        jsonrpc: '2.0',
+        id: 'b2',
+        error: {
+          code: -32020,
+          message: 'Header mismatch: The Mcp-Param-Region header does not match the argument it mirrors.',
+        },
+      },
+    ]);
   });
 });
 

@@ -337,6 +337,31 @@ describe('checkMcpParamHeaders', () => {
     expect(check(HEADERS)).toBeUndefined();
   });
 
+  test('not required (legacy era): missing headers pass, but every header sent must agree', () => {
+    const legacy = (headers: Record<string, string>, args: unknown = ARGS) =>
+      checkMcpParamHeaders(new Headers(headers), PARAMS, args, false);
+    expect(legacy({})).toBeUndefined();
+    expect(legacy({ 'Mcp-Param-Region': 'us-west1' })).toBeUndefined();
+    expect(legacy(HEADERS)).toBeUndefined();
+    expect(legacy({ 'Mcp-Param-Region': 'eu-west1' })).toBe(
+      'The Mcp-Param-Region header does not match the argument it mirrors.',
+    );
+    expect(legacy({ 'Mcp-Param-Priority': '43' })).toBe(
+      'The Mcp-Param-Priority header does not match the argument it mirrors.',
+    );
+    expect(legacy({ 'Mcp-Param-Verbose': 'TRUE' })).toBe(
+      'The Mcp-Param-Verbose header must be "true" or "false".',
+    );
+    expect(legacy({ 'Mcp-Param-Zone': '=?base64?YQ?=' })).toContain('malformed Base64 sentinel');
+    expect(legacy({ 'Mcp-Param-Verbose': 'false' }, { region: 'us-west1' })).toBe(
+      'The Mcp-Param-Verbose header is present but the argument it mirrors is absent or null.',
+    );
+    // Required (modern era), the same missing header is a problem.
+    expect(checkMcpParamHeaders(new Headers({}), PARAMS, ARGS, true)).toBe(
+      'The Mcp-Param-Region header is missing but the arguments carry the value it mirrors.',
+    );
+  });
+
   test('accepts header names in any case', () => {
     const lower = Object.fromEntries(Object.entries(HEADERS).map(([k, v]) => [k.toLowerCase(), v]));
     expect(check(lower)).toBeUndefined();

@@ -282,7 +282,12 @@ function canonicalInteger(literal: string): string | null | undefined {
   return (literal[0] === '-' ? '-' : '') + digits.slice(start, end) + '0'.repeat(exponent);
 }
 
-function checkParam(headers: Headers, param: McpHeaderParam, args: unknown): string | undefined {
+function checkParam(
+  headers: Headers,
+  param: McpHeaderParam,
+  args: unknown,
+  required: boolean,
+): string | undefined {
   const name = PARAM_HEADER_PREFIX + param.header;
   const value = argumentAt(args, param.path);
   const raw = headers.get(PARAM_HEADER_PREFIX + param.lower);
@@ -292,7 +297,11 @@ function checkParam(headers: Headers, param: McpHeaderParam, args: unknown): str
       ? undefined
       : `The ${name} header is present but the argument it mirrors is absent or null.`;
   }
-  if (raw === null) return `The ${name} header is missing but the arguments carry the value it mirrors.`;
+  if (raw === null) {
+    return required
+      ? `The ${name} header is missing but the arguments carry the value it mirrors.`
+      : undefined;
+  }
   const decoded = decodeMcpHeaderValue(raw);
   if (decoded === undefined) {
     return `The ${name} header value has characters a header cannot carry or a malformed Base64 sentinel.`;
@@ -321,7 +330,10 @@ function checkParam(headers: Headers, param: McpHeaderParam, args: unknown): str
 
 /**
  * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments (request time); returns a
- * problem sentence naming the header (never its value) or undefined. A `Mcp-Param-*` header the tool
+ * problem sentence naming the header (never its value) or undefined. A header that is sent must agree
+ * with the argument in every era: a gateway routing by it must see the value the tool runs with. With
+ * `required` (the 2026-07-28 era) a header is also due for every present argument; legacy clients
+ * predate `x-mcp-header`, so there a missing header is no problem. A `Mcp-Param-*` header the tool
  * does not declare is ignored: RFC 9110 §5.1 has recipients ignore fields they do not recognise, and a
  * client working from an older `tools/list` may still mirror an annotation since removed.
  */
@@ -329,9 +341,10 @@ export function checkMcpParamHeaders(
   headers: Headers,
   params: readonly McpHeaderParam[],
   args: unknown,
+  required = true,
 ): string | undefined {
   for (const param of params) {
-    const problem = checkParam(headers, param, args);
+    const problem = checkParam(headers, param, args, required);
     if (problem !== undefined) return problem;
   }
   return undefined;

@@ -1,6 +1,6 @@
 /**
  * `tools/call` (MCP 2025-11-25 and 2026-07-28 "Tools" §Calling Tools): finds the tool, checks the
- * `Mcp-Param-*` mirrors (modern), validates the arguments against `inputSchema` before the handler
+ * `Mcp-Param-*` mirrors (due in the modern era, checked when sent in the legacy one), validates the arguments against `inputSchema` before the handler
  * runs (-32602 with the list of problems, as framework.md says), runs it, and shapes its answer:
  * text, a result (its `structuredContent` checked against `outputSchema`), an `isError` result for
  * an `McpToolError`, or an input-required interim result.
@@ -99,8 +99,15 @@ export async function callTool(call: McpCall): Promise<MethodResult> {
   if (compiled === undefined) throw invalidParams(`Unknown tool: ${JSON.stringify(name.slice(0, 128))}`);
   const args = given ?? {};
   if (!isRecord(args)) throw invalidParams('tools/call params.arguments must be an object');
-  if (compiled.headerParams.length > 0 && call.ctx.era === 'modern') {
-    const problem = checkMcpParamHeaders(call.ctx.request.headers, compiled.headerParams, args);
+  if (compiled.headerParams.length > 0) {
+    // Due in the modern era; in the legacy one checked when sent, so a gateway that routes by the
+    // header never sees one value while the tool runs with another.
+    const problem = checkMcpParamHeaders(
+      call.ctx.request.headers,
+      compiled.headerParams,
+      args,
+      call.ctx.era === 'modern',
+    );
     if (problem !== undefined) throw headerMismatch(problem);
   }
   const value = await validatedArguments(compiled, args);
