@@ -60,21 +60,119 @@ describe('buildCatalog tools', () => {
     );
   });
 
-  test('requires a non-empty description and a handler; a title, when given, must be a non-empty string', () => {
-    for (const description of [undefined, '', 5]) {
-      expect(refusal({ tools: [tool({ description })] })).toBe(
-        'createMcpHandler: tool "search" needs a non-empty string description',
-      );
-    }
+  test('description and title are optional (MCP Tool.description is optional in every revision); a handler is required', () => {
+    const bare = catalogOf({ tools: [tool({ description: undefined })] });
+    expect(bare.toolEntries[0]).toEqual({ name: 'search', inputSchema: { type: 'object' } });
+    // Any string: no revision gives them a minimum length.
+    expect(catalogOf({ tools: [tool({ description: '', title: '' })] }).toolEntries[0]).toMatchObject({
+      description: '',
+      title: '',
+    });
+    expect(catalogOf({ tools: [tool({ title: 'Search' })] }).toolEntries[0]?.title).toBe('Search');
     for (const fn of [undefined, 'handler', {}]) {
       expect(refusal({ tools: [tool({ handler: fn })] })).toBe(
         'createMcpHandler: tool "search" needs a handler function',
       );
     }
-    expect(refusal({ tools: [tool({ title: '' })] })).toBe(
-      'createMcpHandler: tool "search" needs a non-empty string title',
+  });
+
+  test('refuses a description or title that is not a string', () => {
+    for (const [description, kind] of [
+      [5, 'a number'],
+      [null, 'null'],
+      [['a'], 'an array'],
+    ] as const) {
+      expect(refusal({ tools: [tool({ description })] })).toBe(
+        `createMcpHandler: tool "search": description is ${kind}; MCP wants a string`,
+      );
+    }
+    expect(refusal({ tools: [tool({ title: false })] })).toBe(
+      'createMcpHandler: tool "search": title is a boolean; MCP wants a string',
     );
-    expect(catalogOf({ tools: [tool({ title: 'Search' })] }).toolEntries[0]?.title).toBe('Search');
+  });
+
+  test('checks annotations (ToolAnnotations: title string, four boolean hints) and execution.taskSupport', () => {
+    const annotations = {
+      title: 'Search',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    };
+    expect(catalogOf({ tools: [tool({ annotations })] }).toolEntries[0]?.annotations).toEqual(annotations);
+    expect(refusal({ tools: [tool({ annotations: [] })] })).toBe(
+      'createMcpHandler: tool "search": annotations is an array; MCP wants an object',
+    );
+    expect(refusal({ tools: [tool({ annotations: { readOnlyHint: 'yes' } })] })).toBe(
+      'createMcpHandler: tool "search": annotations.readOnlyHint is a string; MCP wants a boolean',
+    );
+    expect(refusal({ tools: [tool({ annotations: { title: 1 } })] })).toBe(
+      'createMcpHandler: tool "search": annotations.title is a number; MCP wants a string',
+    );
+    expect(
+      catalogOf({ tools: [tool({ execution: { taskSupport: 'optional' } })] }).toolEntries[0],
+    ).toMatchObject({ execution: { taskSupport: 'optional' } });
+    expect(refusal({ tools: [tool({ execution: { taskSupport: 'always' } })] })).toBe(
+      'createMcpHandler: tool "search": execution.taskSupport is not "forbidden", "optional" or "required"',
+    );
+  });
+
+  test('checks icons: an array of { src (absolute URI), mimeType?, sizes?: string[], theme?: light | dark }', () => {
+    const icons = [
+      { src: 'https://n.example/i.png', mimeType: 'image/png', sizes: ['48x48', 'any'], theme: 'dark' },
+      { src: 'data:image/svg+xml;base64,PHN2Zy8+' },
+    ];
+    expect(catalogOf({ tools: [tool({ icons })] }).toolEntries[0]?.icons).toEqual(icons);
+    const cases: [unknown, string][] = [
+      [{ src: 'https://n.example/i.png' }, 'icons is an object; MCP wants an array'],
+      [
+        ['https://n.example/i.png'],
+        'icons[0] is a string; MCP wants an Icon object { src, mimeType?, sizes?, theme? }',
+      ],
+      [[{ mimeType: 'image/png' }], 'needs a string icons[0].src (MCP requires it)'],
+      [[{ src: '/i.png' }], 'icons[0].src is not an absolute URI'],
+      [
+        [{ src: 'https://n.example/i.png', sizes: '48x48' }],
+        'icons[0].sizes is a string; MCP wants an array',
+      ],
+      [
+        [{ src: 'https://n.example/i.png', sizes: [48] }],
+        'icons[0].sizes[0] is a number; MCP wants a string',
+      ],
+      [[{ src: 'https://n.example/i.png', theme: 'blue' }], 'icons[0].theme is neither "light" nor "dark"'],
+    ];
+    for (const [value, message] of cases) {
+      const refused = refusal({ tools: [tool({ icons: value })] });
+      expect(refused).toStartWith('createMcpHandler: tool "search"');
+      expect(refused).toEndWith(message);
+    }
+  });
+
+  test('checks _meta: an object whose keys keep the MCP key naming rules', () => {
+    const _meta = {
+      k: 1,
+      'trace-id.v2': 2,
+      'com.example/audit': 3,
+      'io.modelcontextprotocol/related-task': 4,
+      'com.example/': 5,
+    };
+    expect(catalogOf({ tools: [tool({ _meta })] }).toolEntries[0]?._meta).toEqual(_meta);
+    expect(refusal({ tools: [tool({ _meta: 'x' })] })).toBe(
+      'createMcpHandler: tool "search": _meta is a string; MCP wants an object',
+    );
+    for (const [key, problem] of [
+      ['-k', 'has a name that does not start and end with a letter or digit'],
+      ['a b', 'has a name that does not start and end with a letter or digit'],
+      ['1com.example/k', 'has the prefix label "1com"'],
+      ['com..example/k', 'has the prefix label ""'],
+      ['com.example-/k', 'has the prefix label "example-"'],
+      ['com.example/k/v', 'has a name (after "/")'],
+      ['com.example/k_', 'has a name (after "/")'],
+    ] as const) {
+      expect(refusal({ tools: [tool({ _meta: { [key]: 1 } })] })).toStartWith(
+        `createMcpHandler: tool "search": the _meta key ${JSON.stringify(key)} ${problem}`,
+      );
+    }
   });
 
   test('requires an inputSchema, saying what to write for no arguments', () => {
@@ -225,25 +323,69 @@ describe('buildCatalog resources and templates', () => {
   });
 
   test('refuses a relative or empty uri, a duplicate, a missing name or read, a non-object', () => {
-    for (const uri of ['/guide', 'guide', 'not a uri']) {
+    for (const uri of ['/guide', 'guide', 'not a uri', '']) {
       expect(refusal({ resources: [{ uri, name: 'g', read }] })).toBe(
         `createMcpHandler: resources[0] has the uri ${JSON.stringify(uri)}, which is not an absolute URI`,
       );
     }
-    expect(refusal({ resources: [{ uri: '', name: 'g', read }] })).toBe(
-      'createMcpHandler: resources[0] needs a non-empty string uri',
-    );
+    for (const uri of [undefined, 7]) {
+      expect(refusal({ resources: [{ uri, name: 'g', read }] })).toBe(
+        'createMcpHandler: resources[0] needs a string uri (MCP requires it)',
+      );
+    }
     const guide = { uri: 'docs://guide', name: 'g', read };
     expect(refusal({ resources: [guide, guide] })).toBe(
       'createMcpHandler: resource "docs://guide" is declared twice',
     );
-    expect(refusal({ resources: [{ uri: 'docs://guide', read }] })).toBe(
-      'createMcpHandler: resource "docs://guide" needs a non-empty string name',
-    );
+    for (const name of [undefined, 3]) {
+      expect(refusal({ resources: [{ uri: 'docs://guide', name, read }] })).toBe(
+        'createMcpHandler: resource "docs://guide" needs a string name (MCP requires it)',
+      );
+    }
     expect(refusal({ resources: [{ uri: 'docs://guide', name: 'g' }] })).toBe(
       'createMcpHandler: resource "docs://guide" needs a read function',
     );
     expect(refusal({ resources: [7] })).toBe('createMcpHandler: resources[0] must be a resource object');
+  });
+
+  test('accepts every optional Resource field MCP defines, and any string name', () => {
+    const resource = {
+      uri: 'docs://guide',
+      name: '',
+      title: 'Guide',
+      description: '',
+      mimeType: 'text/markdown',
+      size: 1024,
+      annotations: { audience: ['user', 'assistant'], priority: 0, lastModified: '2026-07-28T12:00:00Z' },
+      icons: [{ src: 'https://n.example/g.svg', theme: 'light' }],
+      _meta: { 'com.example/etag': 'abc' },
+      read,
+    };
+    const { read: _read, ...entry } = resource;
+    expect(catalogOf({ resources: [resource] }).resourceEntries).toEqual([entry]);
+  });
+
+  test('refuses an optional Resource field of the wrong type or out of range', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: 1 }, 'title is a number; MCP wants a string'],
+      [{ description: {} }, 'description is an object; MCP wants a string'],
+      [{ mimeType: true }, 'mimeType is a boolean; MCP wants a string'],
+      [{ size: 1.5 }, 'size is a number; MCP wants an integer'],
+      [{ size: '12' }, 'size is a string; MCP wants an integer'],
+      [{ annotations: 'high' }, 'annotations is a string; MCP wants an object'],
+      [{ annotations: { audience: 'user' } }, 'annotations.audience is a string; MCP wants an array'],
+      [{ annotations: { audience: ['model'] } }, 'annotations.audience[0] is neither "user" nor "assistant"'],
+      [{ annotations: { priority: 1.5 } }, 'annotations.priority is not a number from 0 to 1'],
+      [{ annotations: { priority: Number.NaN } }, 'annotations.priority is not a number from 0 to 1'],
+      [{ annotations: { lastModified: 0 } }, 'annotations.lastModified is a number; MCP wants a string'],
+      [{ icons: [{}] }, 'needs a string icons[0].src (MCP requires it)'],
+      [{ _meta: [] }, '_meta is an array; MCP wants an object'],
+    ];
+    for (const [fields, message] of cases) {
+      const refused = refusal({ resources: [{ uri: 'docs://guide', name: 'g', read, ...fields }] });
+      expect(refused).toStartWith('createMcpHandler: resource "docs://guide"');
+      expect(refused).toEndWith(message);
+    }
   });
 
   test('compiles templates and lists them without read and complete', () => {
@@ -264,7 +406,10 @@ describe('buildCatalog resources and templates', () => {
         'simple {name} expressions (RFC 6570 level 1, letters, digits and _) are supported',
     );
     expect(refusal({ resourceTemplates: [{ uriTemplate: 'notes://{id}', read }] })).toBe(
-      'createMcpHandler: resource template "notes://{id}" needs a non-empty string name',
+      'createMcpHandler: resource template "notes://{id}" needs a string name (MCP requires it)',
+    );
+    expect(refusal({ resourceTemplates: [{ name: 'n', read }] })).toBe(
+      'createMcpHandler: resourceTemplates[0] needs a string uriTemplate (MCP requires it)',
     );
     expect(refusal({ resourceTemplates: [{ uriTemplate: 'notes://{id}', name: 'n' }] })).toBe(
       'createMcpHandler: resource template "notes://{id}" needs a read function',
@@ -272,6 +417,64 @@ describe('buildCatalog resources and templates', () => {
     expect(refusal({ resourceTemplates: [null] })).toBe(
       'createMcpHandler: resourceTemplates[0] must be a resource template object',
     );
+  });
+
+  test('accepts every optional ResourceTemplate field MCP defines, and refuses one of the wrong type', () => {
+    const template = {
+      uriTemplate: 'notes://{id}',
+      name: 'note',
+      title: 'Note',
+      description: 'One note',
+      mimeType: 'text/plain',
+      annotations: { audience: ['assistant'], priority: 1 },
+      icons: [{ src: 'https://n.example/n.png' }],
+      _meta: { 'com.example/kind': 'note' },
+      read,
+    };
+    const { read: _read, ...entry } = template;
+    expect(catalogOf({ resourceTemplates: [template] }).templateEntries).toEqual([entry]);
+    expect(refusal({ resourceTemplates: [{ ...template, mimeType: 1 }] })).toBe(
+      'createMcpHandler: resource template "notes://{id}": mimeType is a number; MCP wants a string',
+    );
+    expect(refusal({ resourceTemplates: [{ ...template, annotations: { priority: -0.1 } }] })).toBe(
+      'createMcpHandler: resource template "notes://{id}": annotations.priority is not a number from 0 to 1',
+    );
+  });
+
+  test('refuses a second template with the same uriTemplate, naming it (the second would never be read)', () => {
+    const first = { uriTemplate: 'docs://pages/{slug}', name: 'page', read };
+    const second = { uriTemplate: 'docs://pages/{slug}', name: 'page again', read };
+    expect(
+      refusal({ resourceTemplates: [first, { uriTemplate: 'docs://tags/{tag}', name: 't', read }, second] }),
+    ).toBe('createMcpHandler: resource template "docs://pages/{slug}" is declared twice');
+  });
+
+  test('refuses a template that matches exactly the URIs of an earlier one under other variable names', () => {
+    const first = { uriTemplate: 'docs://pages/{slug}.md', name: 'page', read };
+    const second = { uriTemplate: 'docs://pages/{name}.md', name: 'page by name', read };
+    expect(refusal({ resourceTemplates: [first, second] })).toBe(
+      'createMcpHandler: resource template "docs://pages/{name}.md" matches exactly the URIs of resource ' +
+        'template "docs://pages/{slug}.md", declared before it, so it could never be read',
+    );
+  });
+
+  test('accepts templates that differ, overlapping ones included (the first that matches serves a read)', () => {
+    const templates = [
+      { uriTemplate: 'docs://pages/{slug}', name: 'page', read },
+      { uriTemplate: 'docs://pages/{slug}.md', name: 'page source', read },
+      { uriTemplate: 'docs://pages/{slug}/raw', name: 'raw page', read },
+      { uriTemplate: 'docs://{section}/{slug}', name: 'any', read },
+    ];
+    const catalog = catalogOf({ resourceTemplates: templates });
+    expect(catalog.templateEntries.map((entry) => entry.uriTemplate)).toEqual(
+      templates.map((template) => template.uriTemplate),
+    );
+    expect(catalog.templates.map((template) => template.compiled.shape)).toEqual([
+      'docs://pages/{}',
+      'docs://pages/{}.md',
+      'docs://pages/{}/raw',
+      'docs://{}/{}',
+    ]);
   });
 
   test('refuses a completer for a variable the template does not have, or one that is not a function', () => {
@@ -329,28 +532,101 @@ describe('buildCatalog prompts', () => {
     expect(refusal({ prompts: [prompt({ arguments: [{ name: 'x' }, { name: 'x' }] })] })).toBe(
       'createMcpHandler: prompt "summary" declares the argument "x" twice',
     );
-    expect(refusal({ prompts: [prompt({ arguments: [{}] })] })).toBe(
-      'createMcpHandler: prompt "summary" needs a non-empty string argument name',
+    expect(refusal({ prompts: [prompt({ arguments: [{ name: 'x' }, {}] })] })).toBe(
+      'createMcpHandler: prompt "summary" needs a string arguments[1].name (MCP requires it)',
     );
     expect(refusal({ prompts: [prompt({ arguments: [{ name: 'x', complete: 'y' }] })] })).toBe(
       'createMcpHandler: prompt "summary" argument x needs a complete function',
     );
   });
 
-  test('refuses a duplicate prompt, a missing name, description or get', () => {
+  test('checks the PromptArgument fields: title and description strings, required a boolean', () => {
+    const argument = { name: 'topic', title: 'Topic', description: '', required: false };
+    expect(catalogOf({ prompts: [prompt({ arguments: [argument] })] }).promptEntries[0]?.arguments).toEqual([
+      argument,
+    ]);
+    const cases: [unknown, string][] = [
+      [{ name: 'topic', required: 'yes' }, 'arguments[0].required is a string; MCP wants a boolean'],
+      [{ name: 'topic', title: 1 }, 'arguments[0].title is a number; MCP wants a string'],
+      [{ name: 'topic', description: null }, 'arguments[0].description is null; MCP wants a string'],
+      [
+        'topic',
+        'arguments[0] is a string; MCP wants a PromptArgument object { name, title?, description?, required? }',
+      ],
+    ];
+    for (const [value, message] of cases) {
+      expect(refusal({ prompts: [prompt({ arguments: [value] })] })).toBe(
+        `createMcpHandler: prompt "summary": ${message}`,
+      );
+    }
+    expect(refusal({ prompts: [prompt({ arguments: { topic: {} } })] })).toBe(
+      'createMcpHandler: prompt "summary": arguments is an object; MCP wants an array',
+    );
+  });
+
+  test('a description is optional (MCP Prompt.description is optional in every revision): listed without one', () => {
+    const catalog = catalogOf({
+      prompts: [prompt({ description: undefined }), prompt({ name: 'blank', description: '' })],
+    });
+    expect(catalog.promptEntries).toEqual([{ name: 'summary' }, { name: 'blank', description: '' }]);
+    for (const [description, kind] of [
+      [5, 'a number'],
+      [null, 'null'],
+    ] as const) {
+      expect(refusal({ prompts: [prompt({ description })] })).toBe(
+        `createMcpHandler: prompt "summary": description is ${kind}; MCP wants a string`,
+      );
+    }
+    expect(refusal({ prompts: [prompt({ title: [] })] })).toBe(
+      'createMcpHandler: prompt "summary": title is an array; MCP wants a string',
+    );
+  });
+
+  test('refuses a duplicate prompt, a missing or non-string name, a missing get; any string name is accepted', () => {
     expect(refusal({ prompts: [prompt(), prompt()] })).toBe(
       'createMcpHandler: prompt "summary" is declared twice',
     );
-    expect(refusal({ prompts: [prompt({ name: '' })] })).toBe(
-      'createMcpHandler: prompts[0] needs a non-empty string name',
-    );
-    expect(refusal({ prompts: [prompt({ description: undefined })] })).toBe(
-      'createMcpHandler: prompt "summary" needs a non-empty string description',
-    );
+    for (const name of [undefined, 7]) {
+      expect(refusal({ prompts: [prompt({ name })] })).toBe(
+        'createMcpHandler: prompts[0] needs a string name (MCP requires it)',
+      );
+    }
+    expect(catalogOf({ prompts: [prompt({ name: '' })] }).promptEntries[0]?.name).toBe('');
     expect(refusal({ prompts: [prompt({ get: undefined })] })).toBe(
       'createMcpHandler: prompt "summary" needs a get function',
     );
     expect(refusal({ prompts: ['summary'] })).toBe('createMcpHandler: prompts[0] must be a prompt object');
+  });
+});
+
+describe('buildCatalog: the required fields of every record, as schema.ts of each served revision has them', () => {
+  // Identical in 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 (schema/<revision>/schema.ts).
+  const minimal: Record<string, [string, Record<string, unknown>, readonly string[]]> = {
+    Tool: ['tools', { name: 'search', inputSchema: { type: 'object' }, handler }, ['name', 'inputSchema']],
+    Resource: ['resources', { uri: 'docs://a', name: 'a', read }, ['uri', 'name']],
+    ResourceTemplate: [
+      'resourceTemplates',
+      { uriTemplate: 'docs://{a}', name: 'a', read },
+      ['uriTemplate', 'name'],
+    ],
+    Prompt: ['prompts', { name: 'p', get }, ['name']],
+  };
+
+  for (const [record, [option, fields, required]] of Object.entries(minimal)) {
+    test(`${record}: only ${required.join(' and ')} (besides the handler) are required`, () => {
+      expect(() => catalogOf({ [option]: [fields] })).not.toThrow();
+      for (const field of required) {
+        const { [field]: _dropped, ...rest } = fields;
+        expect(refusal({ [option]: [rest] })).toContain(field);
+      }
+    });
+  }
+
+  test('PromptArgument: only name is required', () => {
+    expect(() => catalogOf({ prompts: [{ name: 'p', get, arguments: [{ name: 'x' }] }] })).not.toThrow();
+    expect(refusal({ prompts: [{ name: 'p', get, arguments: [{ description: 'no name' }] }] })).toBe(
+      'createMcpHandler: prompt "p" needs a string arguments[0].name (MCP requires it)',
+    );
   });
 });
 

@@ -8,6 +8,16 @@ import { type AnySchema, describeJsonSchema, isStandardSchema, type JsonSchema }
 import { collectMcpHeaderParams, type McpHeaderParam } from './headers.ts';
 import { assertMcpInputSchema } from './input-schema.ts';
 import type { ResolvedMcpOptions } from './options.ts';
+import {
+  checkPromptArgument,
+  checkPromptFields,
+  checkResourceFields,
+  checkTemplateFields,
+  checkToolFields,
+  fail,
+  isAbsoluteUri,
+  requiredString,
+} from './records.ts';
 import type {
   McpCompleter,
   McpPrompt,
@@ -54,20 +64,13 @@ export interface Catalog {
   readonly completions: boolean;
 }
 
-// MCP 2025-11-25 "Tools" §Tool names: 1-128 characters of ASCII letters, digits, `_`, `-` and `.`.
+// MCP 2025-11-25 and 2026-07-28 "Tools" §Tool names: 1-128 characters of ASCII letters, digits, `_`, `-`
+// and `.`. The protocol says SHOULD; the module holds its own tools to it, because clients may drop
+// or refuse a tool whose name breaks it (and model APIs limit tool names the same way).
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-function fail(where: string, message: string): never {
-  throw new TypeError(`createMcpHandler: ${where} ${message}`);
-}
 
 function assertFunction(where: string, value: unknown, name: string): void {
   if (typeof value !== 'function') fail(where, `needs a ${name} function`);
-}
-
-function assertText(where: string, value: unknown, field: string, required: boolean): void {
-  if (value === undefined && !required) return;
-  if (typeof value !== 'string' || value.length === 0) fail(where, `needs a non-empty string ${field}`);
 }
 
 /** The wire fields of a record: everything declared except functions, with `undefined` left out. */
@@ -98,8 +101,7 @@ function compileTool(tool: McpTool, index: number): CompiledTool {
     );
   }
   const where = `tool "${tool.name}"`;
-  assertText(where, tool.description, 'description', true);
-  assertText(where, tool.title, 'title', false);
+  checkToolFields(where, tool as unknown as Record<string, unknown>);
   assertFunction(where, tool.handler, 'handler');
   if (tool.inputSchema === undefined)
     fail(where, 'needs an inputSchema (for no arguments: { type: "object" })');
@@ -126,9 +128,9 @@ function compileTool(tool: McpTool, index: number): CompiledTool {
 }
 
 function assertUri(where: string, uri: unknown): string {
-  if (typeof uri !== 'string' || uri.length === 0) fail(where, 'needs a non-empty string uri');
-  // RFC 3986 §3: an absolute URI has a scheme; custom schemes (`docs://`) are welcome.
-  if (!URL.canParse(uri)) fail(where, `has the uri ${JSON.stringify(uri)}, which is not an absolute URI`);
+  if (typeof uri !== 'string') fail(where, 'needs a string uri (MCP requires it)');
+  // RFC 3986 §4.3: `format: "uri"` is an absolute URI; custom schemes (`docs://`) are welcome.
+  if (!isAbsoluteUri(uri)) fail(where, `has the uri ${JSON.stringify(uri)}, which is not an absolute URI`);
   return uri;
 }
 
@@ -137,18 +139,28 @@ function compileResource(resource: McpResource, index: number, seen: Map<string,
     fail(`resources[${index}]`, 'must be a resource object');
   const uri = assertUri(`resources[${index}]`, resource.uri);
   const where = `resource ${JSON.stringify(uri)}`;
-  assertText(where, resource.name, 'name', true);
+  const record = resource as unknown as Record<string, unknown>;
+  requiredString(where, record, 'name');
+  checkResourceFields(where, record);
   assertFunction(where, resource.read, 'read');
   if (seen.has(uri)) fail(where, 'is declared twice');
   seen.set(uri, resource);
 }
 
-function compileTemplate(template: McpResourceTemplate, index: number): CompiledTemplate {
+function compileTemplate(
+  template: McpResourceTemplate,
+  index: number,
+  seen: Map<string, string>,
+): CompiledTemplate {
   if (typeof template !== 'object' || template === null) {
     fail(`resourceTemplates[${index}]`, 'must be a resource template object');
   }
+  if (typeof template.uriTemplate !== 'string')
+    fail(`resourceTemplates[${index}]`, 'needs a string uriTemplate (MCP requires it)');
   const where = `resource template ${JSON.stringify(template.uriTemplate)}`;
-  assertText(where, template.name, 'name', true);
+  const record = template as unknown as Record<string, unknown>;
+  requiredString(where, record, 'name');
+  checkTemplateFields(where, record);
   assertFunction(where, template.read, 'read');
   const compiled = compileUriTemplate(template.uriTemplate, `createMcpHandler: ${where}`);
   for (const [variable, completer] of Object.entries(template.complete ?? {})) {
@@ -156,24 +168,37 @@ function compileTemplate(template: McpResourceTemplate, index: number): Compiled
       fail(where, `completes ${JSON.stringify(variable)}, which is not one of its variables`);
     assertFunction(`${where} completion of ${JSON.stringify(variable)}`, completer, 'completer');
   }
+  // Reads go to the first template that matches, so a second one that matches exactly the same URIs
+  // would be listed but never read: refused like a second tool of the same name.
+  const earlier = seen.get(compiled.shape);
+  if (earlier === template.uriTemplate) fail(where, 'is declared twice');
+  if (earlier !== undefined) {
+    fail(
+      where,
+      `matches exactly the URIs of resource template ${JSON.stringify(earlier)}, declared before it, so it could never be read`,
+    );
+  }
+  seen.set(compiled.shape, template.uriTemplate);
   return Object.freeze({ template, compiled, entry: Object.freeze(entryOf(template, ['read', 'complete'])) });
 }
 
 function compilePrompt(prompt: McpPrompt, index: number, seen: Map<string, McpPrompt>): void {
   if (typeof prompt !== 'object' || prompt === null) fail(`prompts[${index}]`, 'must be a prompt object');
-  assertText(`prompts[${index}]`, prompt.name, 'name', true);
+  const record = prompt as unknown as Record<string, unknown>;
+  requiredString(`prompts[${index}]`, record, 'name');
   const where = `prompt ${JSON.stringify(prompt.name)}`;
-  assertText(where, prompt.description, 'description', true);
+  checkPromptFields(where, record);
   assertFunction(where, prompt.get, 'get');
   if (seen.has(prompt.name)) fail(where, 'is declared twice');
   const names = new Set<string>();
-  for (const argument of prompt.arguments ?? []) {
-    assertText(where, argument?.name, 'argument name', true);
-    if (names.has(argument.name)) fail(where, `declares the argument ${JSON.stringify(argument.name)} twice`);
-    names.add(argument.name);
+  (prompt.arguments ?? []).forEach((argument, i) => {
+    const name = checkPromptArgument(where, argument, i);
+    // prompts/get names its arguments in an object, so two of one name could not both be given.
+    if (names.has(name)) fail(where, `declares the argument ${JSON.stringify(name)} twice`);
+    names.add(name);
     if (argument.complete !== undefined)
-      assertFunction(`${where} argument ${argument.name}`, argument.complete, 'complete');
-  }
+      assertFunction(`${where} argument ${name}`, argument.complete, 'complete');
+  });
   seen.set(prompt.name, prompt);
 }
 
@@ -194,7 +219,10 @@ export function buildCatalog(options: ResolvedMcpOptions): Catalog {
   });
   const resources = new Map<string, McpResource>();
   options.resources.forEach((resource, index) => compileResource(resource, index, resources));
-  const templates = options.resourceTemplates.map(compileTemplate);
+  const templateShapes = new Map<string, string>();
+  const templates = options.resourceTemplates.map((template, index) =>
+    compileTemplate(template, index, templateShapes),
+  );
   const prompts = new Map<string, McpPrompt>();
   options.prompts.forEach((prompt, index) => compilePrompt(prompt, index, prompts));
   const completers: (McpCompleter | undefined)[] = [

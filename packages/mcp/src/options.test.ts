@@ -137,6 +137,44 @@ describe('resolveMcpOptions', () => {
     }
   });
 
+  test('extensions: identifiers with a prefix, as MCP 2026-07-28 requires, are accepted', () => {
+    const extensions = {
+      'io.modelcontextprotocol/tasks': {},
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+      'com.example/audit-log': { level: 2 },
+      'com.example.tools/v1.beta_2': {},
+      'x/y': {},
+      // The _meta rules let the name be empty; only the prefix is mandatory.
+      'com.example/': {},
+    };
+    expect(resolve({ extensions }).extensions).toEqual(extensions);
+  });
+
+  test('extensions: an identifier without a prefix (tasks) or breaking the _meta key rules is refused, naming the rule', () => {
+    const rule =
+      'MCP 2026-07-28 extension identifiers follow the _meta key naming rules with a mandatory prefix, e.g. "io.modelcontextprotocol/tasks" or "com.example/audit"';
+    expect(refused({ extensions: { tasks: {} } })).toBe(
+      `createMcpHandler: option "extensions" has the identifier "tasks", which has no prefix (labels separated by dots, then "/"); ${rule}`,
+    );
+    for (const [id, problem] of [
+      ['', 'has no prefix (labels separated by dots, then "/")'],
+      ['io.modelcontextprotocol.tasks', 'has no prefix (labels separated by dots, then "/")'],
+      ['/tasks', 'has the prefix label ""'],
+      ['io..modelcontextprotocol/tasks', 'has the prefix label ""'],
+      ['2io.example/tasks', 'has the prefix label "2io"'],
+      ['io.example-/tasks', 'has the prefix label "example-"'],
+      ['io.ex_ample/tasks', 'has the prefix label "ex_ample"'],
+      ['io.example/-tasks', 'has a name (after "/")'],
+      ['io.example/tasks.', 'has a name (after "/")'],
+      ['io.example/ta sks', 'has a name (after "/")'],
+      ['io.example/a/b', 'has a name (after "/")'],
+    ] as const) {
+      expect(refused({ extensions: { [id]: {} } })).toStartWith(
+        `createMcpHandler: option "extensions" has the identifier ${JSON.stringify(id)}, which ${problem}`,
+      );
+    }
+  });
+
   test('cache: ttlMs a non-negative integer, scope public or private', () => {
     expect(resolve({ cache: { ttlMs: 60_000, scope: 'public' } }).cache).toEqual({
       ttlMs: 60_000,

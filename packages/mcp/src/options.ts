@@ -13,6 +13,7 @@ import {
   MCP_SUPPORTED_VERSIONS,
 } from './constants.ts';
 import { isModernProtocolVersion } from './era.ts';
+import { metaKeyProblem } from './records.ts';
 import type {
   McpCacheHints,
   McpPrompt,
@@ -47,7 +48,11 @@ export interface McpHandlerOptions {
   resourceTemplates?: readonly McpResourceTemplate[];
   /** Prompt templates. */
   prompts?: readonly McpPrompt[];
-  /** Protocol extensions the server supports, advertised as `capabilities.extensions` (modern era). */
+  /**
+   * Protocol extensions the server supports, advertised as `capabilities.extensions` (modern era):
+   * identifier to settings object (`{}` for none). Identifiers need a prefix, as MCP 2026-07-28 says:
+   * `io.modelcontextprotocol/tasks`, `com.example/audit`.
+   */
   extensions?: Readonly<Record<string, Record<string, unknown>>>;
   /** Cache hints of modern discover, list and read results. Default `{ ttlMs: 0, scope: 'private' }`. */
   cache?: McpCacheHints;
@@ -279,6 +284,15 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
     fail('extensions', 'must be an object mapping extension ids to settings objects');
   }
   for (const [id, settings] of Object.entries(options.extensions ?? {})) {
+    // 2026-07-28 "Extension Negotiation": identifiers "MUST follow the `_meta` key naming rules, with
+    // a mandatory prefix" (reverse DNS is a SHOULD: `io.modelcontextprotocol/tasks`, `com.example/audit`).
+    const problem = metaKeyProblem(id, true);
+    if (problem !== undefined) {
+      fail(
+        'extensions',
+        `has the identifier ${JSON.stringify(id)}, which ${problem}; MCP 2026-07-28 extension identifiers follow the _meta key naming rules with a mandatory prefix, e.g. "io.modelcontextprotocol/tasks" or "com.example/audit"`,
+      );
+    }
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
       fail('extensions', `entry ${JSON.stringify(id)} must be a settings object (use {} for none)`);
     }

@@ -214,7 +214,8 @@ export type McpToolReturn = McpToolResult | McpInputRequired | string;
 export interface McpTool<S extends McpToolSchema = McpToolSchema> {
   /** 1-128 characters of `A-Z a-z 0-9 _ - .`, unique in the server. */
   readonly name: string;
-  readonly description: string;
+  /** What the tool does, for the model. Optional in every MCP revision, but a model picks tools by it. */
+  readonly description?: string;
   readonly title?: string;
   /** An object-rooted JSON Schema, or a Standard Schema the module converts. */
   readonly inputSchema: S;
@@ -291,8 +292,10 @@ export interface McpPromptResult {
 
 /** A prompt template. */
 export interface McpPrompt {
+  /** Unique in the server. */
   readonly name: string;
-  readonly description: string;
+  /** Optional in every MCP revision. */
+  readonly description?: string;
   readonly title?: string;
   readonly arguments?: readonly McpPromptArgument[];
   readonly icons?: readonly McpIcon[];

@@ -11,6 +11,11 @@ type Part = { readonly literal: string } | { readonly variable: string };
 export interface CompiledUriTemplate {
   readonly template: string;
   readonly variables: readonly string[];
+  /**
+   * The template with every expression written `{}`: two templates of one shape match exactly the
+   * same URIs (literals hold no braces, so the shape is unambiguous).
+   */
+  readonly shape: string;
   /** The variables of `uri`, or undefined when it does not match. */
   match(uri: string): Record<string, string> | undefined;
 }
@@ -58,6 +63,7 @@ export function compileUriTemplate(template: string, where: string): CompiledUri
   return Object.freeze({
     template,
     variables: Object.freeze(variables),
+    shape: parts.map((part) => ('variable' in part ? '{}' : part.literal)).join(''),
     match: (uri: string) => matchParts(parts, uri),
   });
 }
