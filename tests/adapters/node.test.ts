@@ -262,6 +262,95 @@ describe('charter/node serve (real Node 24)', () => {
     });
   });
 
+  describe('whole bodies and direct reads', () => {
+    const TEXT = 'héllo ✓ wörld';
+    const bytes = (text: string): string => Buffer.from(text).toString('latin1');
+
+    test('text the pipeline built is sent whole: its UTF-8 bytes, their Content-Length, each cookie on its own line', async () => {
+      const server = await start();
+      const client = await RawClient.open(server.port);
+      try {
+        // Two on one connection: the first is framed exactly, and the connection stays open.
+        client.write(head('GET', '/text') + head('GET', '/text'));
+        const responses = await client.responses(2, ['GET', 'GET']);
+        expect(responses).toHaveLength(2);
+        for (const response of responses) {
+          expect(response.status).toBe(200);
+          expect(header(response, 'content-type')).toBe('text/plain; charset=utf-8');
+          expect(header(response, 'content-length')).toBe(String(Buffer.byteLength(TEXT)));
+          expect(header(response, 'transfer-encoding')).toBeUndefined();
+          expect(header(response, 'connection')).toBe('keep-alive');
+          // The secure defaults are on the response as on any other.
+          expect(header(response, 'x-content-type-options')).toBe('nosniff');
+          expect(response.headers.filter(([name]) => name === 'set-cookie').map(([, v]) => v)).toEqual([
+            'a=1; Path=/',
+            'b=2; Path=/; HttpOnly',
+          ]);
+          expect(response.body).toBe(bytes(TEXT));
+        }
+      } finally {
+        client.destroy();
+      }
+    });
+
+    test('a response an onSend hook built from the body it read is sent as the hook built it', async () => {
+      const server = await start();
+      const response = await rawRequest(server.port, head('GET', '/shouted'));
+      expect(response.status).toBe(200);
+      expect(header(response, 'x-shouted')).toBe('yes');
+      expect(header(response, 'content-type')).toBe('text/plain');
+      expect(response.body).toBe('{"HI":"THERE"}');
+    });
+
+    test('a contract body sent in pieces after the head is read whole, and the connection stays usable', async () => {
+      const server = await start();
+      const client = await RawClient.open(server.port);
+      try {
+        const body = JSON.stringify({ text: TEXT });
+        const length = Buffer.byteLength(body);
+        const raw = Buffer.from(body);
+        client.write(head('POST', '/json', [`Content-Length: ${length}`, 'Content-Type: application/json']));
+        await sleep(50);
+        client.socket.write(raw.subarray(0, 5));
+        await sleep(50);
+        client.socket.write(raw.subarray(5));
+        const first = await client.response('POST');
+        expect(first.status).toBe(200);
+        expect(first.body).toBe(bytes(body));
+        expect(header(first, 'connection')).toBe('keep-alive');
+        client.text = '';
+        // The next request on the same connection, head and body at once.
+        client.write(
+          head('POST', '/json', [`Content-Length: ${length}`, 'Content-Type: application/json']) + body,
+        );
+        const second = await client.response('POST');
+        expect(second.status).toBe(200);
+        expect(second.body).toBe(bytes(body));
+      } finally {
+        client.destroy();
+      }
+    });
+
+    test('a client that leaves while its contract body is read is logged once as a disconnect', async () => {
+      const server = await start();
+      const client = await RawClient.open(server.port);
+      client.write(`${head('POST', '/json', ['Content-Length: 100', 'Content-Type: application/json'])}{"te`);
+      await sleep(100);
+      client.destroy();
+      await server.node.waitFor(
+        (l) => l.server === server.server && isDisconnect(l),
+        3000,
+        'the disconnect log',
+      );
+      await sleep(100);
+      expect(server.node.logs(server.server, isDisconnect)).toHaveLength(1);
+      expect(server.node.logs(server.server, (l) => l.log === 'error')).toEqual([]);
+      // The server is still serving.
+      const after = await fetch(`${server.url}/hello`);
+      expect(after.status).toBe(200);
+    });
+  });
+
   describe('declared body length', () => {
     const LIMIT = 1024;
     const detail = `The request body exceeds the limit of ${LIMIT} bytes`;

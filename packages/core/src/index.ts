@@ -8,6 +8,7 @@ export * from './auth/index.ts';
 export * from './middleware/index.ts';
 export * from './net/index.ts';
 export { hookList } from './pipeline/hook-layers.ts';
+export { recordPayload, responsePayload } from './pipeline/response-payload.ts';
 export { connectNotSupportedError, hostProblem, type ServingAddress } from './pipeline/request-target.ts';
 export * from './errors/index.ts';
 export * from './logger/index.ts';

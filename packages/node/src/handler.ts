@@ -2,6 +2,12 @@
  * The request listener: Node request in, app.handle, Node response out. It owns the per-request
  * concerns around the app: the header-count guard, client disconnects, and failures of the app or of
  * a response body, none of which may crash the process.
+ *
+ * The hot path allocates little: one Exchange per request holds its state, found by listeners shared
+ * by every request (no closure each); a request whose steps all finish synchronously is answered
+ * without a promise; the Request's signal is made only when read (NodeRequest); and a response whose
+ * body is text the pipeline built (`responsePayload`) is written with one writeHead and one end,
+ * without reading its body stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,14 +18,15 @@ import {
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   renderError,
+  responsePayload,
   ServiceUnavailableError,
   setRequestPeer,
   takeWsUpgrade,
 } from '@charter/core';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
-import { awaitsContinue, toWebRequest } from './request.ts';
-import { type BodyHandle, writeResponse } from './response.ts';
+import { type NodeRequest, scanHead, toNodeRequest } from './request.ts';
+import { type BodyHandle, writeResponse, writeWhole } from './response.ts';
 import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
 
 /** A `node:http` request listener, for `http.createServer(handler)` or `server.on('request', handler)`. */
@@ -31,6 +38,13 @@ export interface HandlerSettings {
   fallbackAuthority?: string;
   /** Where `serve()` tracks open WebSocket connections; without it, upgrades are not handled. */
   sockets?: NodeWsSessions;
+  /**
+   * Where `serve()` tracks which response is being written on each socket (its clientError handler
+   * must not write over it, shutdown force-closes them); each entry is removed when its response closes.
+   */
+  inFlight?: Map<Duplex, ServerResponse>;
+  /** Called after each response closed (serve(): closes idle connections while draining). */
+  afterResponse?: () => void;
 }
 
 /**
@@ -75,6 +89,67 @@ export function createUpgradeHandler(
   };
 }
 
+/** What one request needs once the listener has returned: found from its ServerResponse. */
+class Exchange implements BodyHandle {
+  /** The Request handed to the app, once built. */
+  request: NodeRequest | undefined = undefined;
+  /** The response body being read, so a disconnect can cancel it. */
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
+  readonly started = performance.now();
+
+  constructor(
+    readonly app: App,
+    readonly settings: HandlerSettings,
+    readonly req: IncomingMessage,
+  ) {}
+}
+
+const EXCHANGE = Symbol('charter.node.exchange');
+type Tracked = ServerResponse & { [EXCHANGE]?: Exchange };
+
+/** A socket error after the client left surfaces on the response; it is expected, never fatal. */
+function onResponseError(this: Tracked, error: Error): void {
+  const exchange = this[EXCHANGE];
+  exchange?.app.logger.debug('Response stream error', {
+    method: exchange.req.method,
+    path: pathOf(exchange.req.url),
+    error,
+  });
+}
+
+/**
+ * The response closed: it leaves serve()'s in-flight table, and when it closed before it was complete,
+ * the client left (or the adapter ended the connection): the request signal aborts, a streamed body
+ * stops, and a disconnect is logged.
+ */
+function onResponseClose(this: Tracked): void {
+  const exchange = this[EXCHANGE];
+  if (exchange === undefined) return;
+  const { app, settings, req } = exchange;
+  const inFlight = settings.inFlight;
+  if (inFlight !== undefined && inFlight.get(req.socket) === this) inFlight.delete(req.socket);
+  settings.afterResponse?.();
+  if (this.writableFinished) return;
+  const status = endedByServer.get(this);
+  const reason =
+    status === undefined
+      ? new DOMException('The client disconnected before the response was complete', 'AbortError')
+      : status === 408
+        ? new RequestTimeoutError('The request body was not received in time')
+        : new DOMException('The server closed the connection', 'AbortError');
+  // ctx.request.signal listeners in hooks and handlers stop their work...
+  exchange.request?.disconnect(reason);
+  // ...and a streamed body stops producing: cancelling runs the source's `cancel`.
+  exchange.reader?.cancel(reason).catch(() => {});
+  if (status !== undefined) return;
+  app.logger.info('Client disconnected before the response was complete', {
+    method: req.method ?? 'GET',
+    path: pathOf(req.url),
+    status: app.options.disconnectStatusCode,
+    durationMs: Math.round(performance.now() - exchange.started),
+  });
+}
+
 function run(
   app: App,
   settings: HandlerSettings,
@@ -82,120 +157,135 @@ function run(
   res: ServerResponse,
   upgrade: UpgradeSocket | undefined,
 ): void {
-  handle(app, settings, req, res, upgrade).catch((error: unknown) => {
-    // Last line of defence: nothing thrown while answering may take the process down.
-    app.logger.error('The Node adapter failed to answer a request', {
-      method: req.method,
-      path: pathOf(req.url),
-      error,
-    });
-    if (!res.headersSent && !res.destroyed) {
-      res.statusCode = 500;
-      res.end();
-    } else {
-      res.destroy();
-    }
-  });
+  let pending: Promise<void> | undefined;
+  try {
+    pending = handle(app, settings, req, res, upgrade);
+  } catch (error) {
+    failed(app, req, res, error);
+    return;
+  }
+  pending?.catch((error: unknown) => failed(app, req, res, error));
 }
 
-async function handle(
+/** Last line of defence: nothing thrown while answering may take the process down. */
+function failed(app: App, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  app.logger.error('The Node adapter failed to answer a request', {
+    method: req.method,
+    path: pathOf(req.url),
+    error,
+  });
+  if (!res.headersSent && !res.destroyed) {
+    res.statusCode = 500;
+    res.end();
+  } else {
+    res.destroy();
+  }
+}
+
+/** Answers one request; returns a promise only when something had to wait. */
+function handle(
   app: App,
   settings: HandlerSettings,
   req: IncomingMessage,
   res: ServerResponse,
   upgrade: UpgradeSocket | undefined,
-): Promise<void> {
-  const started = performance.now();
-  const method = req.method ?? 'GET';
-  const path = pathOf(req.url);
+): Promise<void> | undefined {
+  const exchange = new Exchange(app, settings, req);
+  (res as Tracked)[EXCHANGE] = exchange;
+  settings.inFlight?.set(req.socket, res);
+  res.on('error', onResponseError);
+  res.on('close', onResponseClose);
   const production = app.options.production;
-  const controller = new AbortController();
-  const body: BodyHandle = { reader: undefined };
-
-  // A socket error after the client left surfaces here; it is expected, never fatal.
-  res.on('error', (error) => app.logger.debug('Response stream error', { method, path, error }));
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    const status = endedByServer.get(res);
-    const reason =
-      status === undefined
-        ? new DOMException('The client disconnected before the response was complete', 'AbortError')
-        : status === 408
-          ? new RequestTimeoutError('The request body was not received in time')
-          : new DOMException('The server closed the connection', 'AbortError');
-    // ctx.request.signal listeners in hooks and handlers stop their work...
-    controller.abort(reason);
-    // ...and a streamed body stops producing: cancelling runs the source's `cancel`.
-    body.reader?.cancel(reason).catch(() => {});
-    if (status !== undefined) return;
-    app.logger.info('Client disconnected before the response was complete', {
-      method,
-      path,
-      status: app.options.disconnectStatusCode,
-      durationMs: Math.round(performance.now() - started),
-    });
-  });
 
   // RFC 6585 §5: counted on the raw field lines, before a Request is built (a Headers object would
   // merge repeated names and undercount). `maxHeaderCount - 1` fields are allowed; 0 disables the guard.
   const max = app.options.maxHeaderCount;
   if (max > 0 && req.rawHeaders.length / 2 >= max) {
     const error = new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
-    await writeResponse(req, res, problemResponse(error, production), body);
-    return;
+    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
   }
 
   // RFC 9112 §3.2: an HTTP/1.1 request without Host MUST get a 400 (HTTP/1.0 may omit it, and falls
   // back to the address the request arrived on). serve() turns Node's own bare 400 off for this.
-  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+  const head = scanHead(req);
+  if (req.httpVersion === '1.1' && head.host === undefined) {
     const error = new BadRequestError('An HTTP/1.1 request needs a Host header field (RFC 9112 §3.2)');
-    await writeResponse(req, res, problemResponse(error, production), body);
-    return;
+    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
   }
 
   // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits before sending the content, and a
   // server may answer without inviting it. serve() listens for 'checkContinue', so Node leaves the 100
   // to us: it goes out only when the app reads the body. A request refused before that (over the body
   // limit, unauthenticated, unknown route) gets its final answer alone, and Node closes the connection.
-  const sendContinue = awaitsContinue(req, res) ? () => res.writeContinue() : undefined;
-  let request: Request | undefined;
+  let request: NodeRequest | undefined;
   try {
-    request = toWebRequest(req, controller.signal, settings.fallbackAuthority, {
-      limit: app.options.bodyLimitBytes,
-      sendContinue,
-    });
+    request = toNodeRequest(req, res, head, settings.fallbackAuthority, app.options.bodyLimitBytes);
   } catch {
-    request = undefined; // a header value the Fetch Headers class refuses
+    request = undefined; // a method or header value the Fetch Request refuses
   }
   if (request === undefined) {
     // Fetch refuses CONNECT, TRACE and TRACK in a Request; RFC 9110 §15.6.2 answers an unsupported
     // method with 501. Anything else is a target or header the URL/Headers parsers reject: 400.
+    const method = req.method ?? 'GET';
     const error = FORBIDDEN_METHODS.has(method)
       ? new HttpError({ status: 501, detail: `The ${method} method is not supported` })
       : new BadRequestError('The request target or headers cannot form a valid request');
-    await writeResponse(req, res, problemResponse(error, production), body);
-    return;
+    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
   }
+  exchange.request = request;
   // The socket's remote address: the client, unless a proxy posture says to look further.
   const peer = req.socket.remoteAddress;
   if (peer !== undefined) setRequestPeer(request, peer);
   // The TLS client certificate, for mutualTls(); nothing on plain HTTP.
   recordPeerCertificate(req, request);
 
-  let response: Response;
+  let answer: Response | Promise<Response>;
   try {
-    response = await app.handle(request);
+    answer = app.handle(request);
   } catch (error) {
-    app.logger.error('The app threw instead of answering', { method, path, error });
-    response = renderError(error, production).response;
+    answer = appFailed(exchange, error);
   }
+  if (answer instanceof Promise) {
+    return answer.then(
+      (response) => respond(exchange, res, request, response, upgrade, peer),
+      (error: unknown) => respond(exchange, res, request, appFailed(exchange, error), upgrade, peer),
+    );
+  }
+  return respond(exchange, res, request, answer, upgrade, peer);
+}
+
+function nothing(): void {}
+
+/** The 500 for an app that threw (or rejected) instead of answering, logged. */
+function appFailed(exchange: Exchange, error: unknown): Response {
+  const { app, req } = exchange;
+  app.logger.error('The app threw instead of answering', {
+    method: req.method,
+    path: pathOf(req.url),
+    error,
+  });
+  return renderError(error, app.options.production).response;
+}
+
+/** Sends the app's answer (or switches the socket to WebSocket); a promise only when it must wait. */
+function respond(
+  exchange: Exchange,
+  res: ServerResponse,
+  request: NodeRequest,
+  answer: Response,
+  upgrade: UpgradeSocket | undefined,
+  peer: string | undefined,
+): Promise<void> | undefined {
+  const { app, settings, req } = exchange;
+  let response = answer;
   if (res.destroyed) {
     // The client left while the app worked: nobody will read this body.
-    await response.body?.cancel().catch(() => {});
-    return;
+    response.body?.cancel().catch(() => {});
+    return undefined;
   }
   const accepted = takeWsUpgrade(request, response);
   if (accepted !== undefined) {
+    const production = app.options.production;
     if (upgrade === undefined || settings.sockets === undefined) {
       // A handshake that reached a plain request listener (toNodeHandler without an 'upgrade' listener).
       const error = new HttpError({
@@ -209,16 +299,36 @@ async function handle(
       response = problemResponse(new ServiceUnavailableError('The server is shutting down'), production);
     } else {
       acceptUpgrade(app, res, accepted, upgrade, settings.sockets, peer);
-      return;
+      return undefined;
     }
   }
 
+  // RFC 9112 §9.6: a server that is shutting down says so with `Connection: close`; and answering before
+  // the request content was read to the end (a refused upload), it closes the connection after the
+  // response rather than read and discard an unbounded remainder.
+  const close = app.state !== 'serving' || (request.announcesContent && !req.complete);
+  // Text the pipeline built, or no body at all: one writeHead, one end, the body stream never read.
+  const payload = responsePayload(response);
+  if ((payload !== undefined || response.body === null) && writeWhole(req, res, response, payload, close)) {
+    return undefined;
+  }
+  return writeStreamed(exchange, res, response, close);
+}
+
+/** The general path: the body read from its stream and sent as it comes (see writeResponse). */
+async function writeStreamed(
+  exchange: Exchange,
+  res: ServerResponse,
+  response: Response,
+  close: boolean,
+): Promise<void> {
+  const { app, req } = exchange;
   try {
-    await writeResponse(req, res, response, body, app.state !== 'serving');
+    await writeResponse(req, res, response, exchange, close);
   } catch (error) {
     app.logger.error('The response body failed while streaming', {
-      method,
-      path,
+      method: req.method,
+      path: pathOf(req.url),
       status: response.status,
       error,
     });
@@ -230,6 +340,6 @@ async function handle(
       return;
     }
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    await writeResponse(req, res, renderError(error, production).response, body);
+    await writeResponse(req, res, renderError(error, app.options.production).response, exchange, close);
   }
 }

@@ -2,6 +2,7 @@
  * Web `Response` to Node `ServerResponse`: status, reason phrase, every header (each Set-Cookie on its
  * own line), and the body streamed chunk by chunk, waiting for 'drain' whenever the socket is full.
  */
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 
@@ -21,11 +22,70 @@ export function allowsBody(method: string | undefined, status: number): boolean 
   return method !== 'HEAD' && status >= 200 && status !== 204 && status !== 304;
 }
 
+/** The reason phrase: the Response's own, else the standard one for its status. */
+const reasonOf = (response: Response): string =>
+  response.statusText !== '' ? response.statusText : (STATUS_CODES[response.status] ?? '');
+
+/**
+ * The header lines of a response as one flat list for `res.writeHead` (the Headers iterator gives each
+ * Set-Cookie its own line, RFC 6265 §3), with `Connection: close` when `closeConnection`; undefined
+ * when the response sets its own framing (Content-Length, Transfer-Encoding), which Node's
+ * setHeader path handles.
+ */
+function headerLines(response: Response, closeConnection: boolean): string[] | undefined {
+  const lines: string[] = [];
+  let connection = -1;
+  for (const [name, value] of response.headers) {
+    if (name === 'content-length' || name === 'transfer-encoding') return undefined;
+    if (name === 'connection') connection = lines.length + 1;
+    lines.push(name, value);
+  }
+  if (closeConnection) {
+    if (connection < 0) lines.push('connection', 'close');
+    else lines[connection] = 'close';
+  }
+  return lines;
+}
+
+/** Sends the head (status, reason, `lines`, and the Content-Length of a known body) in one writeHead. */
+function head(res: ServerResponse, response: Response, lines: string[], length?: number): void {
+  if (length !== undefined) lines.push('content-length', String(length));
+  res.writeHead(response.status, reasonOf(response), lines);
+}
+
+/**
+ * Writes a response whose whole content is known: `payload`, the text the pipeline built the body
+ * from (`responsePayload`), or nothing (a null body, or a status or method that carries none). One
+ * `writeHead` with the header lines as a flat list, the Content-Length of the text, then one `end`:
+ * Node sends the head and a text body in a single write, and the body stream is never read. Returns
+ * false, writing nothing, when the response sets its own framing: writeResponse handles that.
+ */
+export function writeWhole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  payload: string | undefined,
+  closeConnection: boolean,
+): boolean {
+  const lines = headerLines(response, closeConnection);
+  if (lines === undefined) return false;
+  if (!allowsBody(req.method, response.status)) {
+    head(res, response, lines);
+    res.end();
+  } else if (payload === undefined) {
+    head(res, response, lines, 0);
+    res.end();
+  } else {
+    head(res, response, lines, Buffer.byteLength(payload));
+    res.end(payload);
+  }
+  return true;
+}
+
 /** Copies status and headers. Set-Cookie is set as an array so each cookie is its own field line (RFC 6265 §3). */
 export function writeHead(res: ServerResponse, response: Response): void {
   res.statusCode = response.status;
-  res.statusMessage =
-    response.statusText !== '' ? response.statusText : (STATUS_CODES[response.status] ?? '');
+  res.statusMessage = reasonOf(response);
   for (const [name, value] of response.headers) {
     if (name !== 'set-cookie') res.setHeader(name, value);
   }
@@ -49,12 +109,28 @@ function writable(res: ServerResponse): Promise<void> {
 
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
 
-const nextTurn = (): Promise<undefined> => new Promise((resolve) => setImmediate(resolve, undefined));
+// One shared promise per turn of the event loop: every response waiting on it in this turn shares
+// one setImmediate.
+let turn: Promise<undefined> | undefined;
+const nextTurn = (): Promise<undefined> => {
+  turn ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turn = undefined;
+      resolve(undefined);
+    }),
+  );
+  return turn;
+};
 
 /**
- * Writes the response. A body that completes at once (a JSON document, a string) is sent with
- * `res.end(bytes)` so Node frames it with Content-Length; a body still producing after one event-loop
+ * Writes the response. `closeConnection` (RFC 9112 §9.6): a server that is shutting down says so with
+ * `Connection: close`; and answering before the request body was fully read (a refused upload), it
+ * closes the connection after the response rather than read and discard an unbounded remainder.
+ * A body that completes at once (a JSON document, a string) is sent with
+ * `res.end(bytes)` and its Content-Length; a body still producing after one event-loop
  * turn is streamed (chunked, RFC 9112 §7.1) from its first chunk, so server-sent events are not delayed.
+ * The head goes out in one writeHead once that is known (a response with its own framing headers is
+ * copied with setHeader instead, and Node frames it as they say).
  * Rejects when reading the body fails; the caller decides between a 500 and destroying the socket.
  */
 export async function writeResponse(
@@ -62,18 +138,22 @@ export async function writeResponse(
   res: ServerResponse,
   response: Response,
   handle: BodyHandle,
-  closeConnection = false,
+  closeConnection: boolean,
 ): Promise<WriteOutcome> {
-  writeHead(res, response);
-  // RFC 9112 §9.6: a server that is shutting down says so with `Connection: close`; and answering before
-  // the request body was fully read (a refused upload), it closes the connection after the response
-  // rather than read and discard an unbounded remainder.
-  if (closeConnection || !req.complete) res.setHeader('connection', 'close');
   const body = response.body;
   if (body === null || !allowsBody(req.method, response.status)) {
     if (body !== null) await body.cancel().catch(() => {});
-    res.end();
+    if (!writeWhole(req, res, response, undefined, closeConnection)) {
+      writeHead(res, response);
+      if (closeConnection) res.setHeader('connection', 'close');
+      res.end();
+    }
     return 'finished';
+  }
+  const lines = headerLines(response, closeConnection);
+  if (lines === undefined) {
+    writeHead(res, response);
+    if (closeConnection) res.setHeader('connection', 'close');
   }
   const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
   handle.reader = reader;
@@ -82,6 +162,7 @@ export async function writeResponse(
     const first = await reader.read();
     if (first.done || res.destroyed) {
       complete = first.done;
+      if (lines !== undefined && !res.destroyed) head(res, response, lines, 0);
       return end(res);
     }
     const secondRead = reader.read();
@@ -92,8 +173,11 @@ export async function writeResponse(
     if (res.destroyed) return 'closed';
     if (second?.done === true) {
       complete = true;
+      if (lines !== undefined) head(res, response, lines, first.value.byteLength);
       return end(res, first.value);
     }
+    // Streamed: no Content-Length, so Node frames the body with chunked transfer coding.
+    if (lines !== undefined) head(res, response, lines);
     let chunk = first.value;
     if (second !== undefined) {
       res.write(chunk);

@@ -3,7 +3,7 @@
  * problem documents, and graceful shutdown on close() or SIGINT/SIGTERM.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type App, connectNotSupportedError } from '@charter/core';
@@ -57,23 +57,22 @@ export async function serve(app: App, options: ServeOptions = {}): Promise<Runni
   const settings = resolveServeOptions(options);
   await app.ready();
 
-  // Which ServerResponse is writing on a socket: the clientError handler must not write over it.
+  // Which ServerResponse is writing on a socket: the clientError handler must not write over it. The
+  // handler adds each response and removes it when it closes.
   const inFlight = new Map<Duplex, ServerResponse>();
   let draining = false;
-  // Filled in once listening; read per request (only when the Host header cannot be used).
+  const closeIdle = (): void => server.closeIdleConnections();
   const sockets = new NodeWsSessions();
-  const handlerSettings: HandlerSettings = { sockets };
-  const handler = createHandler(app, handlerSettings);
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const socket = req.socket;
-    inFlight.set(socket, res);
-    res.once('close', () => {
-      if (inFlight.get(socket) === res) inFlight.delete(socket);
-      // While draining, a connection whose last response just ended is idle: close it now.
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
-    handler(req, res);
+  const handlerSettings: HandlerSettings = {
+    sockets,
+    inFlight,
+    // While draining, a connection whose last response just ended is idle: close it now.
+    afterResponse: () => {
+      if (draining) setImmediate(closeIdle);
+    },
   };
+  // fallbackAuthority is filled in once listening; read per request (only when the Host header cannot be used).
+  const onRequest = createHandler(app, handlerSettings);
   const server = createServer(
     {
       headersTimeout: settings.headersTimeoutMs,

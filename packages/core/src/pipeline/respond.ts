@@ -5,6 +5,7 @@ import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
 import { isFieldValue, setResponseHeaders } from './response-headers.ts';
+import { recordPayload } from './response-payload.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 
 // RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
@@ -156,7 +157,9 @@ function serialise(
     type = declared ?? JSON_TYPE;
   }
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
-  return new Response(payload, { status, headers });
+  const response = new Response(payload, { status, headers });
+  // Text the pipeline made: an adapter may send it as is (response-payload.ts).
+  return typeof payload === 'string' ? recordPayload(response, payload) : response;
 }
 
 /** The response on a prebuilt header set, or undefined for a pass-through body (stream, blob, form...). */
@@ -164,10 +167,12 @@ function prebuilt(plan: ResponsePlan, status: number, body: unknown, noBody: boo
   const sets = plan.headersFor;
   if (noBody) return new Response(null, { status, headers: sets.empty });
   if (typeof body === 'string' && !plan.stringAsJson) {
-    return new Response(body, { status, headers: plan.contentType === undefined ? sets.text : sets.json });
+    const headers = plan.contentType === undefined ? sets.text : sets.json;
+    return recordPayload(new Response(body, { status, headers }), body);
   }
   if (isPassThroughBody(body)) return undefined;
-  return new Response(JSON.stringify(body), { status, headers: sets.json });
+  const json = JSON.stringify(body);
+  return recordPayload(new Response(json, { status, headers: sets.json }), json);
 }
 
 /**
