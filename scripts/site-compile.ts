@@ -1,21 +1,28 @@
 /**
- * `bun run site:compile [outfile]`: builds the documentation site into one executable
- * (default `dist/charter-site`), with every file of `content/` embedded: the module
- * `site/content/embedded.ts` is replaced at build time by one that holds the files, so the binary
- * needs no `content/` directory beside it. Styles and icons are modules already.
+ * `bun run site:compile [outfile]`: builds the documentation site into one executable (default
+ * `dist/charter-site`) with the content already built: every file of `content/` is parsed,
+ * rendered and checked here, as `bun run site` does at start-up (a broken page fails the build),
+ * and the module `site/content/embedded.ts` is replaced by one that holds the result as plain data,
+ * so the binary needs no `content/` directory beside it and renders no Markdown when it starts.
+ * Styles and icons are modules already. The bundle is also compiled to bytecode, so the binary
+ * does not parse its JavaScript at each start.
  */
 import { join, resolve } from 'node:path';
+import { buildContent } from '../site/content/build.ts';
+import { contentData } from '../site/content/prebuilt.ts';
 import { readContentDir } from '../site/content/read-dir.ts';
 
 const root = resolve(import.meta.dir, '..');
 const outfile = resolve(process.argv[2] ?? join(root, 'dist', 'charter-site'));
 const entries = await readContentDir(join(root, 'content'));
+const data = contentData(buildContent(entries));
 
 const embedContent: Bun.BunPlugin = {
   name: 'charter-embed-content',
   setup(build) {
     build.onLoad({ filter: /[\\/]site[\\/]content[\\/]embedded\.ts$/ }, () => ({
-      contents: `export const EMBEDDED_CONTENT = Object.freeze(${JSON.stringify(entries)});\n`,
+      // A JSON text is a JavaScript expression: the literal costs the binary next to nothing to load.
+      contents: `export const EMBEDDED_CONTENT = ${JSON.stringify(data)};\n`,
       loader: 'ts',
     }));
   },
@@ -25,6 +32,8 @@ const result = await Bun.build({
   entrypoints: [join(root, 'site', 'main.ts')],
   compile: { outfile },
   plugins: [embedContent],
+  format: 'esm',
+  bytecode: true,
   minify: true,
   sourcemap: 'none',
 });
@@ -32,4 +41,4 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
-console.log(`Built ${outfile} with ${entries.length} content files embedded`);
+console.log(`Built ${outfile} with ${data.pages.length} pages of content embedded`);

@@ -2,8 +2,9 @@
  * The documentation site as one Charter App: the pages rendered from `content/`, their Markdown
  * forms and `/llms.txt`, the versioned JSON index, the discovery documents, OAuth 2.0 tokens, and
  * the docs tool server at `/mcp`. Every module returns plain route definitions; this file decides,
- * per route and once at start-up, which of the site's cross-cutting rules apply (site.md
- * "Endpoints"): the shared rate limit, the optional bearer token, the `API-Version` echo.
+ * per route and once as it registers it, which of the site's cross-cutting rules apply (site.md
+ * "Endpoints"): the shared rate limit, the optional bearer token, the `API-Version` echo. The pages
+ * are registered at start-up, the machine routes with the first request that may need them.
  */
 import { App } from '@charter/app';
 import {
@@ -14,27 +15,19 @@ import {
   type Logger,
   type RateLimitStore,
   rateLimit,
+  type ResponseHeaderSpec,
 } from '@charter/core';
-import { toOpenAPIPath } from '@charter/openapi';
-import { type } from 'arktype';
-import { API_MAJOR, API_VERSION_HEADER, lifecycle } from './api/lifecycle.ts';
-import { apiRoutes, type IndexedEndpoint } from './api/routes.ts';
-import { ApiMajorHeader, HeaderInteger, HeaderText } from './api/header-schemas.ts';
+import { headerSchemas, lazyHeader } from './api/header-specs.ts';
+import { API_MAJOR, API_VERSION_HEADER } from './api/lifecycle.ts';
+import type { MachineRoutesOptions } from './api/machine-routes.ts';
 import { apiVersionEcho } from './api/version.ts';
 import type { ContentSite } from './content/types.ts';
-import { apiCatalogRoute } from './discovery/api-catalog.ts';
-import { FAVICON_URL } from './html/index.ts';
-import { openapiRoute } from './discovery/openapi.ts';
-import { docsMcpServer } from './mcp/server.ts';
-import { serverCardRoute } from './mcp/server-card.ts';
+import { notFoundFallback } from './not-found.ts';
 import { optionalBearer } from './oauth/bearer.ts';
-import { oauthRoutes } from './oauth/routes.ts';
 import { createTokenService } from './oauth/tokens.ts';
 import { deprecationHeaders } from './pages/docs-md.ts';
 import { markdownRoutes, pageRoutes } from './pages/index.ts';
-import { problemCodes } from './problems.ts';
 import { requestLog } from './request-log.ts';
-import { notFoundFallback } from './not-found.ts';
 
 /** The site's release, as `info.version` of its OpenAPI document and `serverInfo.version`. */
 export const SITE_VERSION = '1.0.0';
@@ -106,8 +99,10 @@ function policyOf(route: AnyRouteDefinition): RoutePolicy {
   return { limited: true, api: false, resource: 'md' };
 }
 
-const text = HeaderText;
-const integer = HeaderInteger;
+// The schemas of `header-schemas.ts`, which loads arktype: read only by the OpenAPI document.
+const text = (description: string) => lazyHeader(description, () => headerSchemas().HeaderText);
+const integer = (description: string) => lazyHeader(description, () => headerSchemas().HeaderInteger);
+const apiMajor = () => lazyHeader('The API major: always `1`', () => headerSchemas().ApiMajorHeader);
 
 /** Response headers a cross-origin script may read on the public documents. */
 const EXPOSED_HEADERS = [
@@ -124,16 +119,13 @@ const EXPOSED_HEADERS = [
   'ETag',
 ] as const;
 
-function rateLimitHeaders(): Record<string, { description: string; schema: typeof text | typeof integer }> {
+function rateLimitHeaders(): Record<string, ResponseHeaderSpec> {
   return {
-    RateLimit: {
-      description: 'Remaining quota: `"default";r=<remaining>;t=<seconds to reset>` (RFC 9651 list)',
-      schema: text,
-    },
-    'RateLimit-Policy': { description: 'The quota: `"default";q=120;w=60`', schema: text },
-    'RateLimit-Limit': { description: 'Requests allowed per window (integer)', schema: integer },
-    'RateLimit-Remaining': { description: 'Requests left in the window (integer)', schema: integer },
-    'RateLimit-Reset': { description: 'Seconds until the window resets (integer)', schema: integer },
+    RateLimit: text('Remaining quota: `"default";r=<remaining>;t=<seconds to reset>` (RFC 9651 list)'),
+    'RateLimit-Policy': text('The quota: `"default";q=120;w=60`'),
+    'RateLimit-Limit': integer('Requests allowed per window (integer)'),
+    'RateLimit-Remaining': integer('Requests left in the window (integer)'),
+    'RateLimit-Reset': integer('Seconds until the window resets (integer)'),
   };
 }
 
@@ -161,7 +153,7 @@ function withPolicy(
   for (const [status, spec] of Object.entries(route.responses)) {
     const headers: Record<string, unknown> = { ...(spec as { headers?: object }).headers };
     if (policy.api) {
-      headers[API_VERSION_HEADER] = { description: 'The API major: always `1`', schema: ApiMajorHeader };
+      headers[API_VERSION_HEADER] = apiMajor();
     }
     if (policy.limited) Object.assign(headers, rateLimitHeaders());
     responses[Number(status)] = { ...(spec as object), headers };
@@ -171,10 +163,8 @@ function withPolicy(
       description: 'Quota exhausted (`code`: `rate_limited`); retry after `Retry-After` seconds',
       headers: {
         ...rateLimitHeaders(),
-        'Retry-After': { description: 'Seconds to wait (integer)', schema: integer },
-        ...(policy.api && {
-          [API_VERSION_HEADER]: { description: 'The API major: always `1`', schema: ApiMajorHeader },
-        }),
+        'Retry-After': integer('Seconds to wait (integer)'),
+        ...(policy.api && { [API_VERSION_HEADER]: apiMajor() }),
       },
     };
   }
@@ -184,7 +174,7 @@ function withPolicy(
     responses[401] ??= {
       description:
         'A bearer token was sent but is invalid or expired (`WWW-Authenticate` names the metadata)',
-      headers: { 'WWW-Authenticate': { description: 'RFC 6750 / RFC 9728 challenge', schema: text } },
+      headers: { 'WWW-Authenticate': text('RFC 6750 / RFC 9728 challenge') },
     };
   }
   return {
@@ -220,19 +210,51 @@ function apiPathVersion(): Hooks {
 }
 
 /**
- * Answers CORS preflights (Fetch §3.2.2: OPTIONS with Origin and Access-Control-Request-Method) for
- * the public documents, before routing, where no route would: `paths` are route paths, a trailing
- * `*name` matching any rest. Other preflights fall through to the router (405).
+ * Route paths, matched as `preflights` and the start-up gate need: a path ending in `*name` matches
+ * any path with its prefix, any other path only itself (a `:name` path matches nothing).
  */
-function preflights(paths: readonly string[], policy: Hooks): Hooks {
-  const exact = new Set(paths.filter((path) => !path.includes('*')));
-  const prefixes = paths.filter((path) => path.includes('*')).map((path) => path.slice(0, path.indexOf('*')));
+class RoutePaths {
+  readonly #exact = new Set<string>();
+  readonly #prefixes: string[] = [];
+
+  add(path: string): void {
+    if (path.includes('*')) this.#prefixes.push(path.slice(0, path.indexOf('*')));
+    else this.#exact.add(path);
+  }
+
+  has(path: string): boolean {
+    return this.#exact.has(path) || this.#prefixes.some((prefix) => path.startsWith(prefix));
+  }
+}
+
+/**
+ * Answers CORS preflights (Fetch §3.2.2: OPTIONS with Origin and Access-Control-Request-Method) for
+ * the public documents, before routing, where no route would. Other preflights fall through to the
+ * router (405).
+ */
+function preflights(paths: RoutePaths, policy: Hooks): Hooks {
   return {
     onRequest(request) {
       if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return;
-      const path = new URL(request.url).pathname;
-      if (exact.has(path) || prefixes.some((prefix) => path.startsWith(prefix)))
-        return policy.onRequest?.(request);
+      if (paths.has(new URL(request.url).pathname)) return policy.onRequest?.(request);
+    },
+  };
+}
+
+/**
+ * `problemCodes()` of `problems.ts`, loaded with the first problem document that leaves: it only
+ * touches problem documents, and its module brings arktype, which the pages do not need.
+ */
+function problemCodesOnFirstProblem(): Hooks {
+  let hooks: Hooks | undefined;
+  return {
+    onSend(response, ctx, request) {
+      if (hooks === undefined) {
+        // Wider than its own test (a `problem` media type), which it then applies exactly.
+        if (!response.headers.get('content-type')?.toLowerCase().includes('problem')) return;
+        hooks = (require('./problems.ts') as typeof import('./problems.ts')).problemCodes();
+      }
+      return hooks.onSend?.(response, ctx, request);
     },
   };
 }
@@ -256,10 +278,18 @@ function deprecationSignals(origin: string): Hooks {
   };
 }
 
-/** The site's App, every route registered. */
+/**
+ * The site's App, every route registered. The pages, their Markdown and `/llms.txt` are registered
+ * now; the machine routes (`api/machine-routes.ts`: the API index, OpenAPI, the catalog, OAuth,
+ * `/mcp`) when the first request arrives that is not a GET or HEAD of a page path, before it is
+ * routed, so every request is answered as if all were registered from the start. The site's first
+ * page thus waits neither for arktype nor for the tool server.
+ */
 export function createSite(options: SiteOptions): App {
   const { origin, content } = options;
   const quota = options.rateLimit ?? RATE_LIMIT;
+  // Set once every start-up route is registered (below).
+  let loadMachineRoutes: (request: Request) => void = () => {};
   const app = new App({
     title: 'Charter documentation site',
     version: SITE_VERSION,
@@ -274,10 +304,15 @@ export function createSite(options: SiteOptions): App {
           'Every resource is usable without one.',
       }),
     },
-    // Problem documents gain `code` and `hint` on their way out, whoever produced them; unmatched
-    // paths answer in HTML or Markdown when the client prefers it. Constructor hooks see unmatched
-    // requests too.
-    hooks: [problemCodes(), notFoundFallback({ content, origin }), apiPathVersion()],
+    // First, the machine routes for the requests that may need them. Problem documents gain `code`
+    // and `hint` on their way out, whoever produced them; unmatched paths answer in HTML or Markdown
+    // when the client prefers it. Constructor hooks see unmatched requests too.
+    hooks: [
+      { onRequest: (request) => loadMachineRoutes(request) },
+      problemCodesOnFirstProblem(),
+      notFoundFallback({ content, origin }),
+      apiPathVersion(),
+    ],
   });
   app.use(requestLog(app.logger));
   // Public documents: any origin may read them, sending a token or a pinned version if it likes
@@ -311,57 +346,55 @@ export function createSite(options: SiteOptions): App {
       return hooks;
     },
   };
-  const policy = lifecycle(origin);
-  // Each member of a JSON-RPC batch counts against the shared quota, like a request of its own.
-  const mcp = docsMcpServer({
-    content,
-    origin,
-    auth: {},
-    version: SITE_VERSION,
-    batchLimit: siteHooks.limit,
-  });
-  const routes: AnyRouteDefinition[] = [
-    ...pageRoutes({ content, origin }),
-    ...markdownRoutes({ content, origin }),
-    ...apiRoutes({
-      origin,
-      lifecycle: policy,
-      endpoints: () => indexedEndpoints(app, origin),
-      rateLimit: { limit: quota.max, windowSeconds: Math.ceil(quota.windowMs / 1000) },
-    }),
-    openapiRoute({ app, origin, lifecycle: policy, version: SITE_VERSION }),
-    apiCatalogRoute(origin),
-    serverCardRoute({ origin, handler: mcp.handler, tools: mcp.tools, iconUrl: origin + FAVICON_URL }),
-    ...oauthRoutes({ origin, tokens }),
-    ...mcp.routes,
-  ];
-  const publicPaths: string[] = [];
-  for (const route of routes) {
+  const publicPaths = new RoutePaths();
+  const register = (route: AnyRouteDefinition): void => {
     const policy = policyOf(route);
-    if (policy.api && route.method === 'GET') publicPaths.push(route.path);
+    if (policy.api && route.method === 'GET') publicPaths.add(route.path);
     app.route(withPolicy(route, policy, siteHooks));
+  };
+  const pagePaths = new RoutePaths();
+  for (const route of [...pageRoutes({ content, origin }), ...markdownRoutes({ content, origin })]) {
+    pagePaths.add(route.path);
+    register(route);
   }
   app.use(preflights(publicPaths, publicCors));
-  return app;
-}
 
-/** The machine endpoints for the API index: every route in the OpenAPI document. */
-function indexedEndpoints(app: App, origin: string): IndexedEndpoint[] {
-  const out: IndexedEndpoint[] = [];
-  for (const route of app.registeredRoutes()) {
-    const definition = route.definition;
-    if (definition.openapi?.exclude === true || route.method === 'OPTIONS') continue;
-    const path = toOpenAPIPath(route.path).template;
-    out.push({
-      id: route.operationId ?? `${route.method} ${route.path}`,
-      method: route.method,
-      path,
-      url: origin + path,
-      summary: definition.summary ?? '',
-      authentication: route.auth?.optional === true ? 'optional-bearer' : 'none',
-      rateLimited: definition.meta?.['rate-limit'] !== undefined,
-      deprecated: definition.deprecated === true,
-    });
-  }
-  return out;
+  const machineOptions: MachineRoutesOptions = {
+    app,
+    origin,
+    content,
+    version: SITE_VERSION,
+    rateLimit: { limit: quota.max, windowSeconds: Math.ceil(quota.windowMs / 1000) },
+    tokens,
+    // Each member of a JSON-RPC batch counts against the shared quota, like a request of its own.
+    batchLimit: siteHooks.limit,
+  };
+  let machine: 'waiting' | 'loaded' | { readonly failed: unknown } = 'waiting';
+  loadMachineRoutes = (request) => {
+    if (machine === 'loaded') return;
+    if (machine !== 'waiting') throw machine.failed;
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      pagePaths.has(new URL(request.url).pathname)
+    )
+      return;
+    try {
+      // `require`: synchronous, so the request that needed them is routed among them; a bundle
+      // evaluates the module (and arktype, the OpenAPI generator, the tool server) only now.
+      const { machineRoutes } =
+        require('./api/machine-routes.ts') as typeof import('./api/machine-routes.ts');
+      for (const route of machineRoutes(machineOptions)) {
+        if (pagePaths.has(route.path)) {
+          throw new TypeError(`createSite: ${route.method} ${route.path} is among the page paths`);
+        }
+        register(route);
+      }
+      machine = 'loaded';
+    } catch (error) {
+      // Half registered is no state to serve from: every request that needs them fails alike.
+      machine = { failed: error };
+      throw error;
+    }
+  };
+  return app;
 }

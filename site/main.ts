@@ -5,9 +5,8 @@
 import { serve } from '@charter/bun';
 import { createSite } from './app.ts';
 import { siteConfigFromEnv } from './config.ts';
-import { buildContent } from './content/build.ts';
 import { EMBEDDED_CONTENT } from './content/embedded.ts';
-import { readContentDir } from './content/read-dir.ts';
+import { contentFromData } from './content/prebuilt.ts';
 import { resolveTokenKey } from './oauth/key.ts';
 
 /** A setting or the content is wrong: say so in one line and exit, rather than print a stack. */
@@ -25,8 +24,15 @@ const config = (() => {
 })();
 const content = await (async () => {
   try {
+    // The executable holds the content built when it was compiled; from source, build it now (the
+    // Markdown renderer is loaded only then).
+    if (EMBEDDED_CONTENT !== undefined) return contentFromData(EMBEDDED_CONTENT);
     const dir = config.contentDir ?? new URL('../content', import.meta.url).pathname;
-    return buildContent(EMBEDDED_CONTENT ?? (await readContentDir(dir)));
+    const [{ buildContent }, { readContentDir }] = await Promise.all([
+      import('./content/build.ts'),
+      import('./content/read-dir.ts'),
+    ]);
+    return buildContent(await readContentDir(dir));
   } catch (error) {
     return refuse(error);
   }

@@ -9,6 +9,7 @@ import { parseFrontMatter } from './front-matter.ts';
 import { checkFragments, type InternalLink, type LinkIndex, linkRewriter } from './links.ts';
 import { renderMarkdown } from './markdown.ts';
 import { compareSections, type PagePlace, placeFile, sectionTitle } from './paths.ts';
+import { assembleContent } from './prebuilt.ts';
 import type { ContentEntry, ContentSite, NavSection, Page } from './types.ts';
 
 /**
@@ -55,7 +56,6 @@ export function buildContent(entries: readonly ContentEntry[]): ContentSite {
     }),
   );
   const byPath = new Map(pages.map((page) => [page.path, page]));
-  const byUrl = new Map(pages.map((page) => [page.url, page]));
   const sections: NavSection[] = ordered.map((section) =>
     Object.freeze({
       id: section.id,
@@ -63,12 +63,7 @@ export function buildContent(entries: readonly ContentEntry[]): ContentSite {
       pages: Object.freeze(section.pages.map((draft) => byPath.get(draft.path) as Page)),
     }),
   );
-  return Object.freeze({
-    pages: Object.freeze(pages),
-    sections: Object.freeze(sections),
-    byPath: (path: string) => byPath.get(path),
-    byUrl: (url: string) => byUrl.get(url),
-  });
+  return assembleContent(pages, sections);
 }
 
 /** Places every file, rejecting duplicates and sections (or a site) without an `index.md`. */

@@ -1,6 +1,7 @@
 /**
  * The documentation content as the site serves it: every Markdown file of `content/`, parsed and
- * rendered once at start-up. Pages are addressed three ways:
+ * rendered once, at start-up (or, for the compiled executable, when it is compiled: see
+ * `prebuilt.ts`). Pages are addressed three ways:
  *
  * | file                         | path               | url                     | markdownUrl                  |
  * | ---------------------------- | ------------------ | ----------------------- | ---------------------------- |

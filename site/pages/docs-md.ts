@@ -4,8 +4,8 @@
  * policy and its successor (RFC 8288, RFC 5829). No `Sunset` (RFC 8594): none is scheduled.
  */
 import type { AnyRouteDefinition, ResponseHeaderSpec } from '@charter/core';
-import { type } from 'arktype';
-import type { ContentSite } from '../content/types.ts';
+import { textHeader } from '../api/header-specs.ts';
+import type { ContentSite, Page } from '../content/types.ts';
 import { markdownHeaders, markdownNotFoundResult } from './markdown-set.ts';
 import { absoluteUrl, type PagesOptions, resolvePagesOptions } from './options.ts';
 import {
@@ -49,32 +49,43 @@ export function deprecationHeaders(origin: string, path: string): { deprecation:
   };
 }
 
-/** The representations of the docs pages as `/docs-md` serves them, by `/docs-md` path (`''`, `jwt`). */
-function docsMdRepresentations(content: ContentSite, origin: string): ReadonlyMap<string, Representation> {
-  const reps = new Map<string, Representation>();
+/**
+ * The representations of the docs pages as `/docs-md` serves them, by `/docs-md` path (`''` for the
+ * docs section page, `jwt` for `docs/jwt`), each rendered the first time it is asked for.
+ */
+function docsMdRepresentations(
+  content: ContentSite,
+  origin: string,
+): { get(path: string): Representation | undefined } {
+  const pages = new Map<string, Page>();
   for (const page of content.pages) {
-    let path: string;
-    if (page.path === 'docs') path = '';
-    else if (page.path.startsWith('docs/')) path = page.path.slice('docs/'.length);
-    else continue;
-    const extra = deprecationHeaders(origin, path);
-    reps.set(path, representation(page.markdown, markdownHeaders(origin, page, extra)));
+    if (page.path === 'docs') pages.set('', page);
+    else if (page.path.startsWith('docs/')) pages.set(page.path.slice('docs/'.length), page);
   }
-  return reps;
+  const made = new Map<string, Representation>();
+  return {
+    get(path) {
+      let rep = made.get(path);
+      if (rep === undefined) {
+        const page = pages.get(path);
+        if (page === undefined) return undefined;
+        const extra = deprecationHeaders(origin, path);
+        rep = representation(page.markdown, markdownHeaders(origin, page, extra));
+        made.set(path, rep);
+      }
+      return rep;
+    },
+  };
 }
 
-const text = type('string');
 const DEPRECATION_HEADERS: Record<string, ResponseHeaderSpec> = {
-  Deprecation: {
-    description: `Always \`${DOCS_MD_DEPRECATION}\` (RFC 9745): deprecated since ${DOCS_MD_DEPRECATED_AT}`,
-    schema: text,
-  },
-  Link: {
-    description:
-      'The canonical page (rel="canonical"), the versioning policy (rel="deprecation") and the same page ' +
+  Deprecation: textHeader(
+    `Always \`${DOCS_MD_DEPRECATION}\` (RFC 9745): deprecated since ${DOCS_MD_DEPRECATED_AT}`,
+  ),
+  Link: textHeader(
+    'The canonical page (rel="canonical"), the versioning policy (rel="deprecation") and the same page ' +
       'under /md/docs (rel="successor-version" and rel="latest-version")',
-    schema: text,
-  },
+  ),
 };
 
 /** `GET /docs-md` and `GET /docs-md/{path}`: deprecated, the same bodies as `/md/docs...`. */

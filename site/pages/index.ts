@@ -1,7 +1,8 @@
 /**
  * The site's page routes: HTML pages at their canonical URLs, their Markdown (`/md/{path}`,
  * `{url}.md`, `Accept: text/markdown`), the deprecated `/docs-md/{path}`, `/llms.txt` and the page
- * assets. Everything is rendered once when the routes are built; requests only look things up.
+ * assets. Each answer is rendered the first time it is asked for and kept; later requests only look
+ * it up.
  */
 import type { AnyRouteDefinition } from '@charter/core';
 import { assetRoute } from './assets.ts';

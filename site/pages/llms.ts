@@ -3,12 +3,18 @@
  * the content so a new page appears without editing code. Served as `text/plain; charset=utf-8`.
  */
 import type { AnyRouteDefinition } from '@charter/core';
-import { type } from 'arktype';
+import { textHeader } from '../api/header-specs.ts';
 import type { ContentSite, NavSection } from '../content/types.ts';
 import { DOCS_MD_DEPRECATED_AT } from './docs-md.ts';
 import { linkLine } from './not-found.ts';
 import { absoluteUrl, type PagesOptions, resolvePagesOptions } from './options.ts';
-import { answer, PAGE_CACHE_CONTROL, representation, TEXT_TYPE } from './representation.ts';
+import {
+  answer,
+  PAGE_CACHE_CONTROL,
+  type Representation,
+  representation,
+  TEXT_TYPE,
+} from './representation.ts';
 
 const SUMMARY =
   'Charter is a contract-first TypeScript web framework for web-standard Request to Response servers: ' +
@@ -75,15 +81,17 @@ export function buildLlmsTxt(content: ContentSite, origin: string): string {
   return out.join('\n');
 }
 
-const headerSpec = (description: string) => ({ description, schema: type('string') });
-
-/** `GET /llms.txt`, rendered once. */
+/** `GET /llms.txt`, rendered once, on first use. */
 export function llmsRoute(options: PagesOptions): AnyRouteDefinition {
   const { content, origin } = resolvePagesOptions(options, 'llmsRoute');
-  const rep = representation(buildLlmsTxt(content, origin), {
-    'content-type': TEXT_TYPE,
-    'cache-control': PAGE_CACHE_CONTROL,
-  });
+  let rep: Representation | undefined;
+  const rendered = (): Representation => {
+    rep ??= representation(buildLlmsTxt(content, origin), {
+      'content-type': TEXT_TYPE,
+      'cache-control': PAGE_CACHE_CONTROL,
+    });
+    return rep;
+  };
   return {
     method: 'GET',
     path: '/llms.txt',
@@ -98,16 +106,16 @@ export function llmsRoute(options: PagesOptions): AnyRouteDefinition {
         description: 'The index, Markdown text served as text/plain',
         contentType: 'text/plain',
         headers: {
-          ETag: headerSpec('Strong entity tag of the body'),
-          'Cache-Control': headerSpec(PAGE_CACHE_CONTROL),
+          ETag: textHeader('Strong entity tag of the body'),
+          'Cache-Control': textHeader(PAGE_CACHE_CONTROL),
         },
       },
       304: {
         description: 'Not modified: If-None-Match matched the ETag',
-        headers: { ETag: headerSpec('The current entity tag') },
+        headers: { ETag: textHeader('The current entity tag') },
       },
     },
-    // No 404: the index is rendered when the route is built and is always there.
-    handler: (ctx) => answer(ctx, rep),
+    // No 404: the index is always there.
+    handler: (ctx) => answer(ctx, rendered()),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Every page's Markdown representation, rendered once per content and origin and shared by the
- * Markdown surfaces (`/md/{path}`, `{url}.md`, `Accept: text/markdown` on `{url}`, `/docs-md`).
+ * Every page's Markdown representation, rendered on first use per content and origin and shared by
+ * the Markdown surfaces (`/md/{path}`, `{url}.md`, `Accept: text/markdown` on `{url}`, `/docs-md`).
  */
 import type { ContentSite, Page } from '../content/types.ts';
 import { markdownNotFound, type NotFoundRequest } from './not-found.ts';
@@ -37,13 +37,19 @@ export function markdownHeaders(
   };
 }
 
-const cache = new WeakMap<ContentSite, Map<string, ReadonlyMap<string, Representation>>>();
+/** Each page's Markdown representation by page path, made the first time it is asked for. */
+export interface MarkdownRepresentations {
+  /** The representation of the page at `path` (`docs/jwt`), or undefined when there is none. */
+  get(path: string): Representation | undefined;
+}
 
-/** Each page's Markdown representation by page path, rendered on first use and then shared. */
-export function markdownRepresentations(
-  content: ContentSite,
-  origin: string,
-): ReadonlyMap<string, Representation> {
+const cache = new WeakMap<ContentSite, Map<string, MarkdownRepresentations>>();
+
+/**
+ * Each page's Markdown representation by page path, rendered on first use and then shared by every
+ * surface for this content and origin. Only pages are remembered, never the paths asked for in vain.
+ */
+export function markdownRepresentations(content: ContentSite, origin: string): MarkdownRepresentations {
   let byOrigin = cache.get(content);
   if (byOrigin === undefined) {
     byOrigin = new Map();
@@ -51,10 +57,20 @@ export function markdownRepresentations(
   }
   let reps = byOrigin.get(origin);
   if (reps === undefined) {
-    const built = new Map<string, Representation>();
-    for (const page of content.pages)
-      built.set(page.path, representation(page.markdown, markdownHeaders(origin, page)));
-    reps = built;
+    const pages = new Map(content.pages.map((page) => [page.path, page]));
+    const made = new Map<string, Representation>();
+    reps = Object.freeze({
+      get(path: string): Representation | undefined {
+        let rep = made.get(path);
+        if (rep === undefined) {
+          const page = pages.get(path);
+          if (page === undefined) return undefined;
+          rep = representation(page.markdown, markdownHeaders(origin, page));
+          made.set(path, rep);
+        }
+        return rep;
+      },
+    });
     byOrigin.set(origin, reps);
   }
   return reps;

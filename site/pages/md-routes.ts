@@ -8,7 +8,7 @@ import { markdownNotFoundSpec, markdownOk, notModified } from './route-specs.ts'
 /** The page path the bare `/md` serves: the home page, as `/md/` + nothing would name. */
 export const HOME_PAGE_PATH = 'index';
 
-/** `GET /md` and `GET /md/*path`, answering from the Markdown rendered when they are built. */
+/** `GET /md` and `GET /md/*path`, answering from each page's Markdown, rendered on first use. */
 export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'mdRoutes');
   const reps = markdownRepresentations(content, origin);

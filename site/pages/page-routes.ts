@@ -1,7 +1,7 @@
 /**
  * The HTML pages at their canonical URLs (`/`, `/docs`, `/docs/*path`, `/errors/*path`...), each
  * also answering Markdown at its URL plus `.md` and under `Accept: text/markdown` (site.md rule 3).
- * Every document is rendered once, when the routes are built; a request is a lookup.
+ * Each document is rendered the first time it is asked for and kept; later requests are a lookup.
  */
 import type { AnyRouteDefinition } from '@charter/core';
 import type { ContentSite, Page } from '../content/types.ts';
@@ -32,11 +32,11 @@ import {
 /** Sections whose wildcard route is registered even before the content has a page in them. */
 export const PAGE_SECTIONS: readonly string[] = ['docs', 'errors'];
 
-/** A page's two representations. */
+/** A page's two representations, each rendered on first use. */
 interface PageEntry {
   readonly page: Page;
-  readonly html: Representation;
-  readonly markdown: Representation;
+  html(): Representation;
+  markdown(): Representation;
 }
 
 function htmlRepresentation(content: ContentSite, page: Page, origin: string): Representation {
@@ -64,15 +64,19 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const markdown = markdownRepresentations(content, origin);
   const entries = new Map<string, PageEntry>();
   for (const page of content.pages) {
+    let html: Representation | undefined;
     entries.set(page.path, {
       page,
-      html: htmlRepresentation(content, page, origin),
-      markdown: markdown.get(page.path)!,
+      html: () => {
+        html ??= htmlRepresentation(content, page, origin);
+        return html;
+      },
+      markdown: () => markdown.get(page.path)!,
     });
   }
 
   const negotiated = (ctx: RequestHeaders, entry: PageEntry, choice: Negotiated): PageResult =>
-    answer(ctx, choice.type === 'text/markdown' ? entry.markdown : entry.html);
+    answer(ctx, choice.type === 'text/markdown' ? entry.markdown() : entry.html());
 
   // An unknown page: the HTML not-found page for a client that takes HTML, else the Markdown one
   // (a client that accepts neither is more likely a program than a browser).
@@ -128,7 +132,7 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         tags: ['markdown'],
         responses: markdownResponses,
         openapi: { exclude: true },
-        handler: (ctx) => answer(ctx, entry.markdown),
+        handler: (ctx) => answer(ctx, entry.markdown()),
       },
     );
   }
@@ -155,7 +159,7 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         if (rest.endsWith('.md')) {
           const pagePath = `${section}/${rest.slice(0, -'.md'.length)}`;
           const entry = entries.get(pagePath);
-          if (entry !== undefined) return answer(ctx, entry.markdown);
+          if (entry !== undefined) return answer(ctx, entry.markdown());
           return markdownNotFoundResult(content, origin, { requested, pagePath });
         }
         const pagePath = `${section}/${rest}`;

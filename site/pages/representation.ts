@@ -1,9 +1,8 @@
 /**
- * Representations rendered once, when the routes are built, and answered per request with a
- * lookup: strong entity tags (RFC 9110 §8.8.3) and `If-None-Match` (RFC 9110 §13.1.2) answered 304
- * (RFC 9110 §15.4.5).
+ * Representations rendered once, the first time they are asked for, and answered per request with
+ * a lookup: strong entity tags (RFC 9110 §8.8.3) and `If-None-Match` (RFC 9110 §13.1.2) answered
+ * 304 (RFC 9110 §15.4.5).
  */
-import { createHash } from 'node:crypto';
 import { ifNoneMatchMatches } from '@charter/core';
 
 /**
@@ -51,7 +50,8 @@ const encoder = new TextEncoder();
  * (RFC 9110 §8.8.3 etagc characters only); the same form as the framework's `entityTagOf`.
  */
 export function strongEntityTag(body: Uint8Array): string {
-  const digest = createHash('sha256').update(body).digest();
+  // Bun's hasher, as `html/assets.ts` uses: the start-up of the site loads no node:crypto.
+  const digest = Bun.CryptoHasher.hash('sha256', body) as Buffer;
   return `"${digest.subarray(0, 16).toString('base64url')}"`;
 }
 

@@ -1,13 +1,10 @@
 /** The response declarations the page and Markdown routes share (statuses, media types, headers). */
 import type { ResponseHeaderSpec, ResponseSpec } from '@charter/core';
-import { type } from 'arktype';
+import { textHeader } from '../api/header-specs.ts';
 import { ASSET_CACHE_CONTROL, NOT_FOUND_CACHE_CONTROL, PAGE_CACHE_CONTROL } from './representation.ts';
 
-const text = type('string');
-
-function header(description: string): ResponseHeaderSpec {
-  return { description, schema: text };
-}
+// Every field here is text: `type('string')`, made when the OpenAPI document first reads it.
+const header = textHeader;
 
 const ETAG = header('Strong entity tag of the body (RFC 9110 §8.8.3); send it back in If-None-Match');
 const PAGE_CACHE = header(`Always \`${PAGE_CACHE_CONTROL}\``);

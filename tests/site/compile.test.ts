@@ -1,13 +1,17 @@
 /**
- * `bun run site:compile` builds one executable with the content embedded. The test builds it,
- * starts it from an empty directory elsewhere (so nothing can be read from the checkout), and
- * fetches a page, a Markdown page, `/llms.txt` and `/mcp` from it; then stops it with SIGTERM and
- * expects a clean exit.
+ * `bun run site:compile` builds one executable with the content built and embedded. The test builds
+ * it, starts it from an empty directory elsewhere (so nothing can be read from the checkout), and
+ * fetches a page, a Markdown page, `/llms.txt` and `/mcp` from it, checks that pages, Markdown, the
+ * not-found answers and the machine documents are the very bytes the site built from source
+ * answers; then stops it with SIGTERM and expects a clean exit.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSite } from '../../site/app.ts';
+import { buildContent } from '../../site/content/build.ts';
+import { readContentDir } from '../../site/content/read-dir.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
@@ -113,6 +117,44 @@ describe('the compiled site', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: { tools: { name: string }[] } };
     expect(body.result.tools.map((t) => t.name).sort()).toEqual(['get_doc', 'list_docs', 'search_docs']);
+  });
+
+  test('answers as the site built from source does', async () => {
+    const source = createSite({
+      origin,
+      content: buildContent(await readContentDir(join(ROOT, 'content'))),
+      tokenKey: crypto.getRandomValues(new Uint8Array(32)),
+      logger: false,
+    });
+    const paths = [
+      '/',
+      '/docs/routes-and-hooks',
+      '/docs/routes-and-hooks.md',
+      '/md/docs/jwt',
+      '/docs-md/jwt',
+      '/llms.txt',
+      '/errors/not-found',
+      '/docs/nope',
+      '/nope.md',
+      '/openapi.json',
+      '/api/v1',
+      '/.well-known/api-catalog',
+      '/.well-known/mcp/server-card.json',
+    ];
+    for (const path of paths) {
+      for (const accept of ['text/html', 'text/markdown', '*/*']) {
+        const init = { headers: { accept } };
+        const [binary, built] = await Promise.all([fetch(origin + path, init), source.request(path, init)]);
+        const label = `${path} (Accept: ${accept})`;
+        expect([
+          label,
+          binary.status,
+          binary.headers.get('content-type'),
+          binary.headers.get('etag'),
+        ]).toEqual([label, built.status, built.headers.get('content-type'), built.headers.get('etag')]);
+        expect(await binary.text()).toBe(await built.text());
+      }
+    }
   });
 
   test('stops gracefully on SIGTERM', async () => {
