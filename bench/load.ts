@@ -23,11 +23,16 @@ export interface LoadOptions {
   connections: number;
   /** Bun client only: stop after this many completed requests, even before the deadline. */
   maxRequests?: number;
+  /** wrk only: a command to run wrk under, e.g. `['taskset', '-c', '0']` to pin it to a core. */
+  prefix?: readonly string[];
 }
 
 export interface LoadResult {
   tool: 'wrk' | 'bun';
-  /** Responses with the expected status (wrk: any 2xx/3xx, see README). */
+  /**
+   * Responses with the expected status (wrk: any 2xx/3xx, or any status of 400 or more when a 4xx/5xx
+   * is expected, see README).
+   */
   requests: number;
   /** Wrong status, socket errors and timeouts. */
   errors: number;
@@ -115,6 +120,7 @@ async function runWrk(target: LoadTarget, options: LoadOptions): Promise<LoadRes
   writeFileSync(script, wrkScript(target));
   const proc = Bun.spawn(
     [
+      ...(options.prefix ?? []),
       'wrk',
       '-t1',
       `-c${options.connections}`,
@@ -145,12 +151,14 @@ async function runWrk(target: LoadTarget, options: LoadOptions): Promise<LoadRes
       usage === undefined ? 0 : Number(usage.cpuTime.user) + Number(usage.cpuTime.system);
     const errors = s.connect + s.read + s.write + s.status + s.timeout;
     const seconds = s.durationMicros / 1e6;
-    // wrk's `requests` counts every completed response, non-2xx included.
-    const ok = s.requests - s.status;
+    // wrk's `requests` counts every completed response, non-2xx included; `status` counts the responses
+    // of 400 or more (wrk reports no other status), which are the expected ones when a 404 is measured.
+    const errorExpected = target.expectedStatus >= 400;
+    const ok = errorExpected ? s.requests : s.requests - s.status;
     return {
       tool: 'wrk',
       requests: ok,
-      errors,
+      errors: errorExpected ? errors - s.status : errors,
       seconds,
       requestsPerSecond: ok / seconds,
       loaderCpuMicros,

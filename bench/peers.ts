@@ -1,0 +1,1005 @@
+/**
+ * Charter against its peers, in one run: `bun bench/peers.ts`.
+ *
+ * Servers (bench/peers/, each in its own process, NODE_ENV=production): raw `Bun.serve` (fetch handler
+ * and routes table), Elysia, Hono and Charter (through `app.fetch` and `charter/bun`, zod and arktype) on
+ * Bun; raw `node:http`, Fastify, Hono (`@hono/node-server`) and Charter (`charter/node`, zod and arktype)
+ * on Node 24. Every server answers the same four routes: `GET /static`, `GET /users/:id`, `POST /echo`
+ * and a 404. The run:
+ *   1. builds the `charter` package when its dist is missing or older than the sources, and snapshots it;
+ *   2. cold starts: spawn to first 200 on `GET /static`, BENCH_COLD_STARTS times per server, interleaved;
+ *   3. starts every server once and checks its answers (statuses, JSON bodies, 400/422 for bad input);
+ *   4. BENCH_ROUNDS rounds; in each, every server x every route in a shuffled order: a warm-up, then a
+ *      measured wrk run (wrk pinned to core 0, the server to core 1, with taskset);
+ *   5. prints per server and route the server CPU time per request, its ratio to the same runtime's raw
+ *      server (raw CPU / this CPU: higher is better, 1.00 = as cheap as raw), req/s, p99 latency, peak RSS
+ *      and cold start, with a geomean over the routes; writes bench/results/peers.json.
+ *
+ * Env: BENCH_SECONDS (measured seconds per run, default 3), BENCH_WARMUP_SECONDS (default 1),
+ * BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_COLD_STARTS (default 7),
+ * BENCH_SERVERS (ids to run, comma-separated; each runtime's raw server is always added),
+ * BENCH_RUNTIMES (bun,node), BENCH_PIN (0: no taskset), BENCH_SEED (shuffle seed), BENCH_CONTENDED
+ * (share of the server's core used by others above which a run is measured again, default 0.1),
+ * BENCH_RETRIES (default 1), BENCH_QUIET_WAIT_SECONDS (wait for quiet cores before each run, at most,
+ * default 5; 0: never),
+ * BENCH_BUILD (auto | 1: always | 0: never build the charter package), BENCH_CHARTER_DIST (another
+ * build's dist directory to load Charter from), BENCH_LOADER=bun (no wrk).
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
+import { median } from './median.ts';
+import { node24 } from './peers/node24.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+// wrk takes whole seconds.
+const MEASURE_SECONDS = Math.max(1, Math.round(envNumber('BENCH_SECONDS', 3)));
+const WARMUP_SECONDS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_SECONDS', 1)));
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 3));
+const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 32));
+const COLD_STARTS = Math.round(envNumber('BENCH_COLD_STARTS', 7));
+const SEED = Math.round(envNumber('BENCH_SEED', Date.now() % 1_000_000_007));
+const BUILD = process.env.BENCH_BUILD ?? 'auto';
+/**
+ * A measured run during which other processes used more than this share of the server's core is
+ * contended: it is measured again (after waiting for quiet cores), up to BENCH_RETRIES more times, and the least
+ * contended attempt is kept. A starved server handles fewer requests per wake-up, so contention raises
+ * even its CPU per request.
+ */
+const CONTENDED = envNumber('BENCH_CONTENDED', 0.1);
+const RETRIES = Math.round(envNumber('BENCH_RETRIES', 1));
+/** Before each run, wait up to this many seconds for both cores to be quiet (below BENCH_CONTENDED). */
+const QUIET_WAIT_SECONDS = Number(process.env.BENCH_QUIET_WAIT_SECONDS || 5);
+
+const BENCH_DIR = import.meta.dir;
+const ROOT = join(BENCH_DIR, '..');
+const PEERS_DIR = join(BENCH_DIR, 'peers');
+const RESULTS_FILE = join(BENCH_DIR, 'results', 'peers.json');
+/** BENCH_CHARTER_DIST: another build of the package (say, of a clean checkout of a commit); never rebuilt. */
+const CHARTER_DIST_OVERRIDE = process.env.BENCH_CHARTER_DIST || undefined;
+const CHARTER_DIST = CHARTER_DIST_OVERRIDE ?? join(ROOT, 'packages', 'charter', 'dist');
+
+/** wrk on core 0, the server on core 1, when taskset exists and the machine has two cores. */
+const PIN =
+  process.env.BENCH_PIN !== '0' && Bun.which('taskset') !== null && availableParallelism() >= 2
+    ? { loader: 0, server: 1 }
+    : undefined;
+const pinned = (core: number | undefined): string[] =>
+  core === undefined ? [] : ['taskset', '-c', String(core)];
+
+// ---------------------------------------------------------------------------------------------
+// Servers and routes
+
+type Runtime = 'bun' | 'node';
+
+interface ServerDef {
+  id: string;
+  label: string;
+  runtime: Runtime;
+  /** File in bench/peers/, run as `<runtime> <file> <port> ...args`. */
+  file: string;
+  args?: string[];
+  /** The runtime's raw server: the denominator of the ratios. */
+  raw?: boolean;
+}
+
+const ALL_SERVERS: readonly ServerDef[] = [
+  {
+    id: 'bun-raw',
+    runtime: 'bun',
+    file: 'bun-raw.ts',
+    raw: true,
+    label: 'Bun: raw `Bun.serve` fetch handler',
+  },
+  { id: 'bun-routes', runtime: 'bun', file: 'bun-routes.ts', label: 'Bun: `Bun.serve` routes table' },
+  { id: 'elysia', runtime: 'bun', file: 'elysia.ts', label: 'Bun: Elysia (TypeBox)' },
+  { id: 'hono-bun', runtime: 'bun', file: 'hono-bun.ts', label: 'Bun: Hono (standard-validator + zod)' },
+  {
+    id: 'charter-fetch-zod',
+    runtime: 'bun',
+    file: 'charter-bun.ts',
+    args: ['fetch', 'zod'],
+    label: 'Bun: Charter, `Bun.serve({ fetch: app.fetch })`, zod',
+  },
+  {
+    id: 'charter-bun-zod',
+    runtime: 'bun',
+    file: 'charter-bun.ts',
+    args: ['serve', 'zod'],
+    label: 'Bun: Charter, `serve()` from `charter/bun`, zod',
+  },
+  {
+    id: 'charter-fetch-arktype',
+    runtime: 'bun',
+    file: 'charter-bun.ts',
+    args: ['fetch', 'arktype'],
+    label: 'Bun: Charter, `app.fetch`, arktype',
+  },
+  {
+    id: 'charter-bun-arktype',
+    runtime: 'bun',
+    file: 'charter-bun.ts',
+    args: ['serve', 'arktype'],
+    label: 'Bun: Charter, `charter/bun`, arktype',
+  },
+  { id: 'node-raw', runtime: 'node', file: 'node-raw.mjs', raw: true, label: 'Node: raw `node:http`' },
+  { id: 'fastify', runtime: 'node', file: 'fastify.mjs', label: 'Node: Fastify (ajv + fast-json-stringify)' },
+  {
+    id: 'hono-node',
+    runtime: 'node',
+    file: 'hono-node.mjs',
+    label: 'Node: Hono on `@hono/node-server` (standard-validator + zod)',
+  },
+  {
+    id: 'charter-node-zod',
+    runtime: 'node',
+    file: 'charter-node.mjs',
+    args: ['zod'],
+    label: 'Node: Charter, `serve()` from `charter/node`, zod',
+  },
+  {
+    id: 'charter-node-arktype',
+    runtime: 'node',
+    file: 'charter-node.mjs',
+    args: ['arktype'],
+    label: 'Node: Charter, `charter/node`, arktype',
+  },
+];
+
+function selectedServers(): ServerDef[] {
+  const runtimes = (process.env.BENCH_RUNTIMES ?? 'bun,node').split(',').map((s) => s.trim());
+  const wanted = process.env.BENCH_SERVERS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const id of wanted ?? []) {
+    if (!ALL_SERVERS.some((s) => s.id === id)) {
+      throw new Error(
+        `BENCH_SERVERS: unknown server ${id} (known: ${ALL_SERVERS.map((s) => s.id).join(', ')})`,
+      );
+    }
+  }
+  const ofRuntimes = ALL_SERVERS.filter((s) => runtimes.includes(s.runtime));
+  if (wanted === undefined) return ofRuntimes;
+  // Each runtime's raw server comes along: it is the denominator of the ratios.
+  const runtimesWanted = new Set(ofRuntimes.filter((s) => wanted.includes(s.id)).map((s) => s.runtime));
+  return ofRuntimes.filter((s) => wanted.includes(s.id) || (s.raw === true && runtimesWanted.has(s.runtime)));
+}
+
+interface Route {
+  id: 'static' | 'param' | 'post' | 'notFound';
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  status: number;
+  /** The JSON body every server must answer (not checked on the 404: each framework words it its own way). */
+  json?: unknown;
+}
+
+const ECHO = { name: 'Ada Lovelace', age: 36, tags: ['mathematics', 'engines'] };
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const ROUTES: readonly Route[] = [
+  {
+    id: 'static',
+    label: 'GET /static',
+    method: 'GET',
+    path: '/static',
+    status: 200,
+    json: { message: 'Hello, World!' },
+  },
+  {
+    id: 'param',
+    label: 'GET /users/42',
+    method: 'GET',
+    path: '/users/42',
+    status: 200,
+    json: { id: 42, name: 'user 42' },
+  },
+  {
+    id: 'post',
+    label: 'POST /echo',
+    method: 'POST',
+    path: '/echo',
+    headers: JSON_HEADERS,
+    body: JSON.stringify(ECHO),
+    status: 200,
+    json: ECHO,
+  },
+  { id: 'notFound', label: 'GET /nope (404)', method: 'GET', path: '/nope', status: 404 },
+];
+
+/** Requests every server must refuse with 400 or 422. */
+const BAD_REQUESTS: ReadonlyArray<Omit<Route, 'id' | 'status'>> = [
+  { label: 'GET /users/abc', method: 'GET', path: '/users/abc' },
+  { label: 'GET /users/4.5', method: 'GET', path: '/users/4.5' },
+  {
+    label: 'POST /echo, invalid body',
+    method: 'POST',
+    path: '/echo',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: '', age: -1, tags: 'x' }),
+  },
+  {
+    label: 'POST /echo, missing field',
+    method: 'POST',
+    path: '/echo',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: 'Ada', tags: [] }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// /proc
+
+function clockTicksPerSecond(): number {
+  const n = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim());
+  return Number.isInteger(n) && n > 0 ? n : 100;
+}
+
+const CLK_TCK = clockTicksPerSecond();
+
+/** utime + stime of a process (all its threads), in µs, from /proc/<pid>/stat. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Field 2 (comm) may contain spaces; the fields after its closing parenthesis are plain.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of the file are utime and stime; fields[0] here is field 3.
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+}
+
+/** Busy and total time of one core since boot, in µs, from /proc/stat. */
+function coreMicros(core: number): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`cpu${core} `));
+  if (line === undefined) return { busy: 0, total: 0 };
+  // user nice system idle iowait irq softirq steal (guest time is already counted in user)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
+  const total = busy + (idle ?? 0) + (iowait ?? 0);
+  return { busy: (busy * 1e6) / CLK_TCK, total: (total * 1e6) / CLK_TCK };
+}
+
+/** A field of /proc/<pid>/status in kB (VmHWM: peak resident set size). */
+function statusKb(pid: number, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? Number.NaN);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The charter package: built when stale, then snapshotted so a rebuild mid-run changes nothing.
+
+function newestSourceMtime(): number {
+  let newest = 0;
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        newest = Math.max(newest, statSync(path).mtimeMs);
+      }
+    }
+  };
+  for (const pkg of readdirSync(join(ROOT, 'packages'))) {
+    const src = join(ROOT, 'packages', pkg, 'src');
+    if (existsSync(src)) walk(src);
+  }
+  return newest;
+}
+
+function snapshotCharter(): string {
+  const index = join(CHARTER_DIST, 'index.js');
+  const stale =
+    CHARTER_DIST_OVERRIDE === undefined &&
+    (!existsSync(index) || statSync(index).mtimeMs < newestSourceMtime());
+  if (CHARTER_DIST_OVERRIDE === undefined && (BUILD === '1' || (BUILD !== '0' && stale))) {
+    console.log(
+      `building the charter package (${existsSync(index) ? 'dist older than the sources' : 'no dist'}): bun run build`,
+    );
+    const build = spawnSync(process.execPath, ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`bun run build failed:\n${build.stdout}\n${build.stderr}`);
+  } else if (stale) {
+    console.log('warning: packages/charter/dist is older than the sources (BENCH_BUILD=0: not rebuilt)');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'charter-peers-'));
+  const dist = join(dir, 'dist');
+  cpSync(CHARTER_DIST, dist, {
+    recursive: true,
+    filter: (src) =>
+      !src.includes(`${CHARTER_DIST}/types`) && !src.endsWith('.d.ts') && !src.endsWith('.map'),
+  });
+  writeFileSync(join(dist, 'package.json'), '{ "type": "module" }\n');
+  for (const file of ['index.js', 'bun.js', 'node.js']) {
+    if (!existsSync(join(dist, file)))
+      throw new Error(`the charter dist has no ${file} (a build in progress?)`);
+  }
+  return dist;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server processes
+
+interface Running {
+  def: ServerDef;
+  port: number;
+  pid: number;
+  proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>;
+}
+
+interface Context {
+  nodePath: string;
+  charterDist: string;
+}
+
+function commandFor(def: ServerDef, port: number, ctx: Context): string[] {
+  const runtime = def.runtime === 'bun' ? process.execPath : ctx.nodePath;
+  return [...pinned(PIN?.server), runtime, join(PEERS_DIR, def.file), String(port), ...(def.args ?? [])];
+}
+
+function spawnServer(def: ServerDef, port: number, ctx: Context): Bun.Subprocess<'ignore', 'pipe', 'pipe'> {
+  return Bun.spawn(commandFor(def, port, ctx), {
+    cwd: ROOT,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production', CHARTER_DIST: ctx.charterDist },
+  });
+}
+
+function drain(stream: ReadableStream<Uint8Array>): void {
+  void (async () => {
+    const reader = stream.getReader();
+    while (!(await reader.read()).done) {}
+  })().catch(() => {});
+}
+
+async function startServer(def: ServerDef, ctx: Context): Promise<Running> {
+  const proc = spawnServer(def, 0, ctx);
+  const stderr = new Response(proc.stderr).text();
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const timeout = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`${def.id} exited before it was ready:\n${text}\n${await stderr}`);
+      text += decoder.decode(value, { stream: true });
+      const match = /^ready (\d+)$/m.exec(text);
+      if (match !== null) {
+        reader.releaseLock();
+        drain(proc.stdout);
+        return { def, port: Number(match[1]), pid: proc.pid, proc };
+      }
+    }
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+async function stopServer(server: Running): Promise<void> {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  server.proc.kill('SIGTERM');
+  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(3000).then(() => false)]);
+  if (!exited) {
+    server.proc.kill('SIGKILL');
+    await server.proc.exited;
+  }
+}
+
+function freePort(): number {
+  const listener = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start: spawn to the first 200 on GET /static.
+
+async function coldStart(def: ServerDef, ctx: Context): Promise<number> {
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}/static`;
+  const started = performance.now();
+  const proc = spawnServer(def, port, ctx);
+  drain(proc.stdout);
+  const stderr = new Response(proc.stderr).text();
+  try {
+    for (;;) {
+      try {
+        const response = await fetch(url, { headers: { connection: 'close' } });
+        await response.arrayBuffer();
+        if (response.status === 200) return performance.now() - started;
+      } catch {
+        // Not listening yet.
+      }
+      if (proc.exitCode !== null) throw new Error(`${def.id} exited during its cold start:\n${await stderr}`);
+      if (performance.now() - started > 20_000) throw new Error(`${def.id}: no 200 within 20 s of spawn`);
+      await Bun.sleep(1);
+    }
+  } finally {
+    proc.kill('SIGKILL');
+    await proc.exited;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness check before anything is measured.
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  text: string;
+  headerNames: string[];
+  headerBytes: number;
+}
+
+async function ask(server: Running, route: Omit<Route, 'id' | 'status'>): Promise<Answer> {
+  const init: RequestInit = { method: route.method };
+  if (route.headers !== undefined) init.headers = route.headers;
+  if (route.body !== undefined) init.body = route.body;
+  const response = await fetch(`http://127.0.0.1:${server.port}${route.path}`, init);
+  const headers = [...response.headers];
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text: await response.text(),
+    headerNames: headers.map(([name]) => name).sort(),
+    // As on the wire: "Name: value\r\n" per field (the status line not counted).
+    headerBytes: headers.reduce((n, [name, value]) => n + name.length + value.length + 4, 0),
+  };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+interface CheckRecord {
+  /** Response header fields on GET /static (names), and their size on the wire. */
+  staticHeaders: string[];
+  staticHeaderBytes: number;
+  /** Statuses of the bad requests, by label. */
+  badRequests: Record<string, number>;
+  notFound: { contentType: string | null; body: string };
+}
+
+async function checkServer(server: Running): Promise<CheckRecord> {
+  const id = server.def.id;
+  const record: CheckRecord = {
+    staticHeaders: [],
+    staticHeaderBytes: 0,
+    badRequests: {},
+    notFound: { contentType: null, body: '' },
+  };
+  for (const route of ROUTES) {
+    const answer = await ask(server, route);
+    if (answer.status !== route.status) {
+      throw new Error(
+        `${id} answered ${answer.status} to ${route.label}, expected ${route.status}: ${answer.text}`,
+      );
+    }
+    if (route.json !== undefined) {
+      if (!answer.contentType?.startsWith('application/json')) {
+        throw new Error(`${id} answered ${route.label} with content-type ${answer.contentType}`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(answer.text);
+      } catch {
+        throw new Error(`${id} answered ${route.label} with a body that is not JSON: ${answer.text}`);
+      }
+      if (!sameJson(parsed, route.json)) {
+        throw new Error(
+          `${id} answered ${route.label} with ${answer.text}, expected ${JSON.stringify(route.json)}`,
+        );
+      }
+    }
+    if (route.id === 'static') {
+      record.staticHeaders = answer.headerNames;
+      record.staticHeaderBytes = answer.headerBytes;
+    }
+    if (route.id === 'notFound') record.notFound = { contentType: answer.contentType, body: answer.text };
+  }
+  for (const bad of BAD_REQUESTS) {
+    const answer = await ask(server, bad);
+    if (answer.status !== 400 && answer.status !== 422) {
+      throw new Error(`${id} answered ${answer.status} to ${bad.label}, expected 400 or 422: ${answer.text}`);
+    }
+    record.badRequests[bad.label] = answer.status;
+  }
+  return record;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+interface RunResult {
+  round: number;
+  server: string;
+  route: Route['id'];
+  requests: number;
+  errors: number;
+  seconds: number;
+  requestsPerSecond: number;
+  serverCpuMicros: number;
+  serverCpuMicrosPerRequest: number;
+  /** Server CPU time over wall time: 1.0 is one core busy for the whole run. */
+  serverCores: number;
+  /** Share of the server's core used by other processes during the run (pinned runs only). */
+  otherLoadOnServerCore?: number;
+  /** How long the run waited for quiet cores before its warm-up (BENCH_QUIET_WAIT_SECONDS). */
+  quietWaitMs: number;
+  /** Measured runs made for this sample (more than 1 when contended ones were measured again). */
+  attempts?: number;
+  p50Micros?: number;
+  p99Micros?: number;
+}
+
+function targetFor(server: Running, route: Route): LoadTarget {
+  const target: LoadTarget = {
+    method: route.method,
+    url: `http://127.0.0.1:${server.port}${route.path}`,
+    expectedStatus: route.status,
+  };
+  if (route.headers !== undefined) target.headers = route.headers;
+  if (route.body !== undefined) target.body = route.body;
+  return target;
+}
+
+/** Waits, up to QUIET_WAIT_SECONDS, until other processes leave both pinned cores mostly idle; ms waited. */
+async function waitForQuiet(): Promise<number> {
+  if (PIN === undefined || !(QUIET_WAIT_SECONDS > 0)) return 0;
+  const started = performance.now();
+  const cores = [PIN.loader, PIN.server];
+  while (performance.now() - started < QUIET_WAIT_SECONDS * 1000) {
+    const before = cores.map(coreMicros);
+    await Bun.sleep(250);
+    const after = cores.map(coreMicros);
+    let busy = 0;
+    let total = 0;
+    for (const [i, a] of after.entries()) {
+      busy += a.busy - (before[i]?.busy ?? 0);
+      total += a.total - (before[i]?.total ?? 0);
+    }
+    if (total > 0 && busy / total < CONTENDED) break;
+  }
+  return performance.now() - started;
+}
+
+async function measure(server: Running, route: Route, round: number): Promise<RunResult> {
+  const target = targetFor(server, route);
+  const prefix = pinned(PIN?.loader);
+  const quietWaitMs = await waitForQuiet();
+  await runLoad(target, { seconds: WARMUP_SECONDS, connections: CONNECTIONS, prefix });
+  const coreBefore = PIN === undefined ? undefined : coreMicros(PIN.server);
+  const cpuBefore = cpuMicros(server.pid);
+  const load: LoadResult = await runLoad(target, {
+    seconds: MEASURE_SECONDS,
+    connections: CONNECTIONS,
+    prefix,
+  });
+  const serverCpuMicros = cpuMicros(server.pid) - cpuBefore;
+  if (load.requests === 0) throw new Error(`No completed request to ${server.def.id} ${route.label}`);
+  const result: RunResult = {
+    round,
+    server: server.def.id,
+    route: route.id,
+    requests: load.requests,
+    errors: load.errors,
+    seconds: load.seconds,
+    requestsPerSecond: load.requestsPerSecond,
+    serverCpuMicros,
+    serverCpuMicrosPerRequest: serverCpuMicros / load.requests,
+    serverCores: serverCpuMicros / 1e6 / load.seconds,
+    quietWaitMs: Math.round(quietWaitMs),
+  };
+  if (coreBefore !== undefined && PIN !== undefined) {
+    const after = coreMicros(PIN.server);
+    const total = after.total - coreBefore.total;
+    if (total > 0)
+      result.otherLoadOnServerCore = Math.max(0, (after.busy - coreBefore.busy - serverCpuMicros) / total);
+  }
+  if (load.p50Micros !== undefined) result.p50Micros = load.p50Micros;
+  if (load.p99Micros !== undefined) result.p99Micros = load.p99Micros;
+  return result;
+}
+
+/** mulberry32: a small seeded generator, so a run's order can be replayed (BENCH_SEED). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(items: readonly T[], next: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary
+
+interface Cell {
+  server: string;
+  route: Route['id'];
+  serverCpuMicrosPerRequest: number;
+  /** The runtime's raw server's CPU per request over this one's: higher is better, 1 = as cheap as raw. */
+  ratioToRaw: number;
+  requestsPerSecond: number;
+  p99Micros?: number;
+  serverCores: number;
+  /** Median share of the server's core that other processes used during the runs (pinned runs only). */
+  otherLoadOnServerCore?: number;
+  errors: number;
+}
+
+interface ServerSummary {
+  id: string;
+  label: string;
+  runtime: Runtime;
+  /** Geometric mean of ratioToRaw over the routes. */
+  geomean: number;
+  peakRssMB: number;
+  coldStartMs: { median: number; samples: number[] };
+  check: CheckRecord;
+}
+
+const geomean = (values: readonly number[]): number =>
+  Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+
+function summarise(defs: readonly ServerDef[], runs: readonly RunResult[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const def of defs) {
+    for (const route of ROUTES) {
+      const mine = runs.filter((r) => r.server === def.id && r.route === route.id);
+      const p99s = mine.flatMap((r) => (r.p99Micros === undefined ? [] : [r.p99Micros]));
+      const cell: Cell = {
+        server: def.id,
+        route: route.id,
+        serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
+        ratioToRaw: Number.NaN,
+        requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
+        serverCores: median(mine.map((r) => r.serverCores)),
+        errors: mine.reduce((n, r) => n + r.errors, 0),
+      };
+      if (p99s.length > 0) cell.p99Micros = median(p99s);
+      const others = mine.flatMap((r) =>
+        r.otherLoadOnServerCore === undefined ? [] : [r.otherLoadOnServerCore],
+      );
+      if (others.length > 0) cell.otherLoadOnServerCore = median(others);
+      cells.push(cell);
+    }
+  }
+  for (const cell of cells) {
+    const def = defs.find((d) => d.id === cell.server);
+    const raw = defs.find((d) => d.runtime === def?.runtime && d.raw === true);
+    const rawCell = cells.find((c) => c.server === raw?.id && c.route === cell.route);
+    if (rawCell !== undefined)
+      cell.ratioToRaw = rawCell.serverCpuMicrosPerRequest / cell.serverCpuMicrosPerRequest;
+  }
+  return cells;
+}
+
+function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numericFrom = 1,
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i >= numericFrom ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i >= numericFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+const ROUTE_COLUMNS = ['static', 'param', 'POST', '404'];
+
+function tables(
+  defs: readonly ServerDef[],
+  cells: readonly Cell[],
+  servers: readonly ServerSummary[],
+): string {
+  const cell = (server: string, route: Route['id']): Cell | undefined =>
+    cells.find((c) => c.server === server && c.route === route);
+  const ratioRows = defs.map((def) => {
+    const summary = servers.find((s) => s.id === def.id);
+    return [
+      def.label,
+      ...ROUTES.map((r) => (cell(def.id, r.id)?.ratioToRaw ?? Number.NaN).toFixed(2)),
+      (summary?.geomean ?? Number.NaN).toFixed(2),
+      `${Math.round(summary?.peakRssMB ?? Number.NaN)} MB`,
+      `${Math.round(summary?.coldStartMs.median ?? Number.NaN)} ms`,
+    ];
+  });
+  const cpuRows = defs.map((def) => [
+    def.label,
+    ...ROUTES.map((r) => (cell(def.id, r.id)?.serverCpuMicrosPerRequest ?? Number.NaN).toFixed(1)),
+  ]);
+  const rateRows = defs.map((def) => [
+    def.label,
+    ...ROUTES.map((r) => {
+      const c = cell(def.id, r.id);
+      if (c === undefined) return '';
+      const p99 = c.p99Micros === undefined ? '' : ` / ${(c.p99Micros / 1000).toFixed(2)} ms`;
+      return `${Math.round(c.requestsPerSecond).toLocaleString('en-US')}${p99}`;
+    }),
+  ]);
+  return [
+    "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw):",
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS, 'geomean', 'peak RSS', 'cold start'], ratioRows),
+    '',
+    'Server CPU µs per request:',
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS], cpuRows),
+    '',
+    'Requests per second / p99 latency:',
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS], rateRows),
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions and machine
+
+function packageVersion(name: string, from = ROOT): string {
+  try {
+    return (
+      JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function charterVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'charter', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function versions(nodeVersion: string | undefined): Record<string, string> {
+  // Elysia's own TypeBox (a peer dependency, linked beside it in an isolated install).
+  let elysiaTypebox = packageVersion('@sinclair/typebox');
+  try {
+    const elysiaDir = realpathSync(join(ROOT, 'node_modules', 'elysia'));
+    elysiaTypebox = packageVersion('@sinclair/typebox', join(elysiaDir, '..', '..'));
+  } catch {}
+  const git = (args: string[]): string =>
+    spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const dirty = git(['status', '--porcelain', '--', 'packages']).split('\n').filter(Boolean).length;
+  return {
+    bun: Bun.version,
+    node: nodeVersion ?? 'not run',
+    charter:
+      CHARTER_DIST_OVERRIDE === undefined
+        ? `${charterVersion()} (git ${git(['rev-parse', '--short', 'HEAD'])}${dirty > 0 ? `, ${dirty} changed files under packages/` : ''})`
+        : `${charterVersion()} (BENCH_CHARTER_DIST=${CHARTER_DIST_OVERRIDE})`,
+    elysia: packageVersion('elysia'),
+    '@sinclair/typebox (Elysia)': elysiaTypebox,
+    hono: packageVersion('hono'),
+    '@hono/standard-validator': packageVersion('@hono/standard-validator'),
+    '@hono/node-server': packageVersion('@hono/node-server'),
+    fastify: packageVersion('fastify'),
+    zod: packageVersion('zod'),
+    arktype: packageVersion('arktype'),
+    wrk:
+      loadTool() === 'wrk'
+        ? (spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'wrk')
+        : 'not used',
+  };
+}
+
+function machine(): Record<string, string | number> {
+  const cpu =
+    /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown';
+  return {
+    nproc: availableParallelism(),
+    kernel: release(),
+    cpu,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtStart: loadavg()[0]?.toFixed(2) ?? '',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function runPeersBench(): Promise<void> {
+  const started = performance.now();
+  const defs = selectedServers();
+  const tool = loadTool();
+  const node = defs.some((d) => d.runtime === 'node') ? node24() : undefined;
+  const charterDist = defs.some((d) => d.file.startsWith('charter')) ? snapshotCharter() : CHARTER_DIST;
+  const ctx: Context = { nodePath: node?.path ?? 'node', charterDist };
+  const info = { machine: machine(), versions: versions(node?.version) };
+  console.log(
+    `Peers benchmark: ${defs.length} servers x ${ROUTES.length} routes, ${ROUNDS} rounds of ` +
+      `${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured, ${CONNECTIONS} connections, ` +
+      `${tool === 'wrk' ? 'wrk (1 thread)' : 'Bun fetch client'}, ` +
+      `${PIN === undefined ? 'no pinning' : `wrk on core ${PIN.loader}, server on core ${PIN.server} (taskset)`}, seed ${SEED}`,
+  );
+  console.log(`machine: ${JSON.stringify(info.machine)}`);
+  console.log(`versions: ${JSON.stringify(info.versions)}`);
+
+  const running: Running[] = [];
+  const onSignal = (): void => {
+    for (const server of running) server.proc.kill('SIGKILL');
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    // Cold starts first, each spawn alone on the machine (no server of this run is listening yet).
+    const cold = new Map<string, number[]>(defs.map((d) => [d.id, []]));
+    for (let i = 0; i < COLD_STARTS; i++) {
+      const shift = i % defs.length;
+      for (const def of [...defs.slice(shift), ...defs.slice(0, shift)]) {
+        await waitForQuiet();
+        cold.get(def.id)?.push(await coldStart(def, ctx));
+      }
+    }
+    console.log(
+      `cold start (spawn to first 200, median of ${COLD_STARTS}): ` +
+        defs.map((d) => `${d.id} ${Math.round(median(cold.get(d.id) ?? []))} ms`).join(', '),
+    );
+
+    for (const def of defs) running.push(await startServer(def, ctx));
+    const checks = new Map<string, CheckRecord>();
+    for (const server of running) checks.set(server.def.id, await checkServer(server));
+    console.log('every server answers every route as expected; response header fields on GET /static:');
+    for (const [id, check] of checks) {
+      console.log(
+        `  ${id.padEnd(21)} ${String(check.staticHeaders.length).padStart(2)} fields, ${String(check.staticHeaderBytes).padStart(4)} bytes`,
+      );
+    }
+
+    const next = random(SEED);
+    const runs: RunResult[] = [];
+    const pairs = running.flatMap((server) => ROUTES.map((route) => ({ server, route })));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const { server, route } of shuffle(pairs, next)) {
+        let run = await measure(server, route, round);
+        let attempts = 1;
+        while ((run.otherLoadOnServerCore ?? 0) > CONTENDED && attempts <= RETRIES) {
+          const again = await measure(server, route, round);
+          attempts++;
+          if ((again.otherLoadOnServerCore ?? 0) < (run.otherLoadOnServerCore ?? 0)) run = again;
+        }
+        run.attempts = attempts;
+        runs.push(run);
+        const other =
+          run.otherLoadOnServerCore === undefined
+            ? ''
+            : `, others ${(run.otherLoadOnServerCore * 100).toFixed(0)}% of its core`;
+        console.log(
+          `  round ${round} ${server.def.id.padEnd(21)} ${route.label.padEnd(16)} ` +
+            `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s ` +
+            `${run.serverCpuMicrosPerRequest.toFixed(1).padStart(6)} µs/req ` +
+            `p99 ${run.p99Micros === undefined ? '-' : `${(run.p99Micros / 1000).toFixed(2)} ms`} ` +
+            `(server ${run.serverCores.toFixed(2)} cores${other}, ${run.errors} errors` +
+            `${attempts > 1 ? `, best of ${attempts} attempts` : ''})`,
+        );
+      }
+    }
+
+    const peakRss = new Map(running.map((s) => [s.def.id, statusKb(s.pid, 'VmHWM') / 1024]));
+    const cells = summarise(defs, runs);
+    const servers: ServerSummary[] = defs.map((def) => {
+      const samples = cold.get(def.id) ?? [];
+      return {
+        id: def.id,
+        label: def.label,
+        runtime: def.runtime,
+        geomean: geomean(cells.filter((c) => c.server === def.id).map((c) => c.ratioToRaw)),
+        peakRssMB: peakRss.get(def.id) ?? Number.NaN,
+        coldStartMs: { median: median(samples), samples },
+        check: checks.get(def.id) as CheckRecord,
+      };
+    });
+    console.log(`\n${tables(defs, cells, servers)}\n`);
+    const contended = runs.filter((r) => (r.otherLoadOnServerCore ?? 0) > CONTENDED).length;
+    console.log(
+      'CPU/req, req/s and p99 are medians of the rounds; CPU is the server process (utime + stime of all its ' +
+        'threads, from /proc), over the requests it completed. Peak RSS: VmHWM after all rounds. Cold start: ' +
+        `spawn to first 200, median of ${COLD_STARTS}. ${contended} of ${runs.length} samples had other ` +
+        `processes on the server's core more than ${Math.round(CONTENDED * 100)}% of the time, after up to ` +
+        `${RETRIES} retries each.`,
+    );
+    mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
+    writeFileSync(
+      RESULTS_FILE,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          ...info,
+          loadAverageAtEnd: loadavg()[0]?.toFixed(2),
+          settings: {
+            loadGenerator: tool,
+            connections: CONNECTIONS,
+            warmupSeconds: WARMUP_SECONDS,
+            measureSeconds: MEASURE_SECONDS,
+            rounds: ROUNDS,
+            coldStarts: COLD_STARTS,
+            seed: SEED,
+            contendedAbove: CONTENDED,
+            retries: RETRIES,
+            quietWaitSeconds: QUIET_WAIT_SECONDS,
+            pinning: PIN ?? null,
+            clockTicksPerSecond: CLK_TCK,
+          },
+          routes: ROUTES.map(({ id, label, method, path, status }) => ({ id, label, method, path, status })),
+          servers,
+          cells,
+          runs,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`wrote ${RESULTS_FILE} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  } finally {
+    await Promise.all(running.map(stopServer));
+    if (charterDist !== CHARTER_DIST) rmSync(join(charterDist, '..'), { recursive: true, force: true });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await runPeersBench();
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  }
+}

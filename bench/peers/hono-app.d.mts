@@ -1,0 +1,2 @@
+import type { Hono } from 'hono';
+export declare function honoApp(): Hono;
