@@ -19,7 +19,10 @@
  * separated, each its own process measured in the same rounds: charter, the workspace sources, the
  * default; charter-dist, the built packages/charter/dist; charter-handler, toNodeHandler on a default
  * server; adapter=<path to a charter/node index.ts>, another copy of the adapter on this core, for a
- * before/after in one run), BENCH_ROUTES (route names, comma-separated),
+ * before/after in one run), BENCH_PEERS (plain JavaScript servers measured in the same rounds, comma-
+ * separated `name=<file.mjs> [args]`, e.g. `fastify=bench/peers/fastify.mjs`; the file is run as
+ * `node <file> 0 [args]` and prints `ready <port>`; or `name=<dir>/bench/node-adapter-server.ts <kind>`,
+ * this server from another checkout, e.g. an earlier commit), BENCH_ROUTES (route names, comma-separated),
  * BENCH_PIN (0: no taskset), NODE24_PATH, BENCH_NODE_FLAGS (extra flags for the Charter server, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_RAW_FLAGS (the same for the raw server).
  */
@@ -70,26 +73,32 @@ interface Server {
   pid: number;
 }
 
+/**
+ * Starts a server: `id` is a kind of bench/node-adapter-server.ts, `name=<file.mjs> [args]` for a
+ * plain JavaScript server run as `node <file.mjs> 0 [args]` that prints `ready <port>` (the peers of
+ * bench/peers/, when present: Fastify's peak RSS is the reference for charter/node's), or
+ * `name=<path>/node-adapter-server.ts <kind>` for this server from another checkout.
+ */
 async function start(id: string, extraFlags: string[]): Promise<Server> {
   const node = node24();
-  const proc = Bun.spawn(
-    [
-      ...(PIN ? ['taskset', '-c', '1'] : []),
-      node.path,
-      ...NODE_TS_FLAGS,
-      ...extraFlags,
-      SERVER_SCRIPT,
-      id,
-      '0',
-    ],
-    {
-      cwd: join(import.meta.dir, '..'),
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    },
-  );
+  const peer = /^[\w-]+=(\S+\.m?[jt]s)((?: \S+)*)$/.exec(id);
+  const file = peer?.[1] as string;
+  const args = (peer?.[2] ?? '').split(' ').filter((a) => a !== '');
+  const command =
+    peer === null
+      ? [node.path, ...NODE_TS_FLAGS, ...extraFlags, SERVER_SCRIPT, id, '0']
+      : file.endsWith('.ts')
+        ? // Another copy of node-adapter-server.ts (a checkout of another commit): `<kind> <port>`.
+          [node.path, ...NODE_TS_FLAGS, ...extraFlags, file, ...args, '0']
+        : [node.path, ...extraFlags, file, '0', ...args];
+  // taskset execs the command: the child's pid is the server's.
+  const proc = Bun.spawn([...(PIN ? ['taskset', '-c', '1'] : []), ...command], {
+    cwd: join(import.meta.dir, '..'),
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
   let text = '';
   const decoder = new TextDecoder();
@@ -97,10 +106,10 @@ async function start(id: string, extraFlags: string[]): Promise<Server> {
     const { value, done } = await reader.read();
     if (done) throw new Error(`${id} exited before it was ready`);
     text += decoder.decode(value);
-    const match = /ready (\d+) (\d+)/.exec(text);
+    const match = /ready (\d+)(?: (\d+))?\n/.exec(text);
     if (match !== null) {
       reader.releaseLock();
-      return { id, proc, port: Number(match[1]), pid: Number(match[2]) };
+      return { id, proc, port: Number(match[1]), pid: match[2] === undefined ? proc.pid : Number(match[2]) };
     }
   }
 }
@@ -235,7 +244,7 @@ const median = (values: number[]): number => {
 };
 
 const node = node24();
-const kinds = CHARTER.split(',').filter((k) => k !== '');
+const kinds = [...CHARTER.split(','), ...(process.env.BENCH_PEERS?.split(',') ?? [])].filter((k) => k !== '');
 console.log(
   `node-adapter bench: ${node.version}, ${kinds.join(' / ')}, ${ROUNDS} rounds x ${SECONDS} s (warm-up ${WARMUP} s), ` +
     `${CONNECTIONS} connections, pinned: ${PIN}, load ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
@@ -245,7 +254,9 @@ const raw = await start('raw', flags('BENCH_RAW_FLAGS'));
 const charters: Server[] = [];
 for (const kind of kinds) charters.push(await start(kind, flags('BENCH_NODE_FLAGS')));
 const label = (server: Server): string =>
-  server.id.startsWith('adapter=') ? `adapter ${server.id.slice('adapter='.length)}` : server.id;
+  server.id.startsWith('adapter=')
+    ? `adapter ${server.id.slice('adapter='.length)}`
+    : (/^([\w-]+)=/.exec(server.id)?.[1] ?? server.id);
 try {
   await check(raw);
   for (const server of charters) await check(server);

@@ -192,7 +192,8 @@ function handle(
 ): Promise<void> | undefined {
   const exchange = new Exchange(app, settings, req);
   (res as Tracked)[EXCHANGE] = exchange;
-  settings.inFlight?.set(req.socket, res);
+  // An upgrade's one-shot response leaves the HTTP parser (and may never close): not tracked.
+  if (upgrade === undefined) settings.inFlight?.set(req.socket, res);
   res.on('error', onResponseError);
   res.on('close', onResponseClose);
   const production = app.options.production;
