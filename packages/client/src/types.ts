@@ -5,11 +5,11 @@
 import type {
   AnySchema,
   HttpMethod,
-  InferInput,
-  InferOutput,
   OperationsOf,
   PathParams,
   RegisteredRoute,
+  SchemaInput,
+  SchemaOutput,
 } from '@charter/core';
 
 /** A value a path parameter may take: sent as `String(value)`, percent-encoded. */
@@ -60,16 +60,16 @@ type ParamsPart<P extends string, Req> = string extends P
     ? { params?: Readonly<Record<string, never>> }
     : {
         params: PartSchema<Req, 'params'> extends infer S extends AnySchema
-          ? InferInput<S>
+          ? SchemaInput<S>
           : { readonly [K in keyof PathParams<P>]: ParamValue };
       };
 
 /** `query`: typed by `request.query`, required only when that type does not accept `{}`. */
 type QueryPart<Req> =
   PartSchema<Req, 'query'> extends infer S extends AnySchema
-    ? {} extends InferInput<S>
-      ? { query?: InferInput<S> }
-      : { query: InferInput<S> }
+    ? {} extends SchemaInput<S>
+      ? { query?: SchemaInput<S> }
+      : { query: SchemaInput<S> }
     : { query?: QueryInput };
 
 /** Header values travel as text: a schema that converts (`number`) is given the text. */
@@ -78,18 +78,18 @@ type HeaderValues<T> = { [K in keyof T]: T[K] extends string | undefined ? T[K] 
 /** `headers`: typed by `request.headers` (other fields allowed), required only when `{}` is not accepted. */
 type HeadersPart<Req> =
   PartSchema<Req, 'headers'> extends infer S extends AnySchema
-    ? {} extends InferInput<S>
-      ? { headers?: HeaderValues<InferInput<S>> & HeadersInput }
-      : { headers: HeaderValues<InferInput<S>> & HeadersInput }
+    ? {} extends SchemaInput<S>
+      ? { headers?: HeaderValues<SchemaInput<S>> & HeadersInput }
+      : { headers: HeaderValues<SchemaInput<S>> & HeadersInput }
     : { headers?: HeadersInput };
 
 /** `body`: never on GET/HEAD; required when `request.body` is declared (and does not accept undefined). */
 type BodyPart<M, Req> = M extends 'GET' | 'HEAD'
   ? { body?: undefined }
   : PartSchema<Req, 'body'> extends infer S extends AnySchema
-    ? undefined extends InferInput<S>
-      ? { body?: InferInput<S> | RawBody }
-      : { body: InferInput<S> | RawBody }
+    ? undefined extends SchemaInput<S>
+      ? { body?: SchemaInput<S> | RawBody }
+      : { body: SchemaInput<S> | RawBody }
     : { body?: unknown };
 
 /** The argument of the client method of one operation (`OperationType`). */
@@ -105,7 +105,7 @@ type ResponseBody<M, S, Spec> = M extends 'HEAD'
   : S extends NoContentStatus
     ? undefined
     : Spec extends { body: infer B extends AnySchema }
-      ? InferOutput<B>
+      ? SchemaOutput<B>
       : unknown;
 
 /** What the client method of one operation resolves: a union over its declared statuses. */

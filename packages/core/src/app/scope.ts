@@ -2,10 +2,13 @@ import { hookList } from '../pipeline/hook-layers.ts';
 import type {
   AnyRouteDefinition,
   OperationOf,
-  OperationsOf,
   OperationsOfDefinitions,
+  OperationUnionOf,
   PrefixOperations,
+  RecordedOperations,
+  ScopeWithoutOperations,
   WithOperations,
+  WithOperationsAdded,
   AuthSpec,
   Handler,
   HookInput,
@@ -35,23 +38,38 @@ interface ScopeInit {
   encapsulated: boolean;
 }
 
-/** `app.get(path, contract, handler)` and friends; returns the scope, its type extended with the route. */
-type Shorthand<S, M extends HttpMethod> = <
+/**
+ * `app.get(path, contract, handler)` and friends; returns the scope, its type extended with the route.
+ * The receiver is a `this` parameter, inferred with the rest (see `WithOperationsAdded`); `void` when
+ * the function is called on its own, which works (it is bound to its scope). The type mentions no
+ * `this` of the class, so one instance of it serves every scope type of a chain; the price is that a
+ * call given its type arguments explicitly types its result from `Scope` (`route()` keeps the scope's
+ * type then).
+ */
+type Shorthand<M extends HttpMethod> = <
   const P extends string,
   Req extends RequestSpec = {},
   R extends ResponsesSpec = ResponsesSpec,
   const O extends string = never,
+  This = Scope,
+  Prev = unknown,
+  Base = unknown,
 >(
+  this: (This & WithOperations<Prev, Base>) | void,
   path: P,
   contract: RouteContract<Req, R, O>,
   handler: Handler<P, NoInfer<Req>, NoInfer<R>>,
-) => S & WithOperations<OperationOf<O, M, P, Req, R>>;
+) => WithOperationsAdded<This, Prev, Base, OperationOf<O, M, P, Req, R>>;
 
 /**
  * Where routes, hooks, decorations and plugins are registered. The App is the root scope; groups
  * and plugins are child scopes that add a prefix, tags, hooks and auth to their routes.
  */
 export class Scope {
+  /** Phantom, never set: the operations recorded in the scope's type (see `WithOperationsAdded`). */
+  declare readonly '~operations'?: unknown;
+  /** Phantom, never set: the scope's type without its operations, once it has some. */
+  declare readonly '~scope'?: unknown;
   /** @internal */ readonly registry: Registry;
   /** @internal */ readonly parent: Scope | undefined;
   /** @internal */ readonly decorations: object;
@@ -98,7 +116,14 @@ export class Scope {
     Req extends RequestSpec = {},
     R extends ResponsesSpec = ResponsesSpec,
     const O extends string = never,
-  >(definition: RouteDefinition<M, P, Req, R, O>): this & WithOperations<OperationOf<O, M, P, Req, R>> {
+    This = this,
+    Prev = RecordedOperations<this>,
+    Base = ScopeWithoutOperations<this>,
+  >(
+    this: This & WithOperations<Prev, Base>,
+    definition: RouteDefinition<M, P, Req, R, O>,
+  ): WithOperationsAdded<This, Prev, Base, OperationOf<O, M, P, Req, R>>;
+  route(definition: AnyRouteDefinition): this {
     if (typeof definition !== 'object' || definition === null)
       throw new TypeError('route() takes a route definition');
     if (typeof definition.path !== 'string' || !definition.path.startsWith('/')) {
@@ -106,7 +131,7 @@ export class Scope {
         `Route path must be a string starting with "/", got ${JSON.stringify(definition.path)}`,
       );
     }
-    const def = definition as unknown as AnyRouteDefinition;
+    const def = definition;
     // Validates hook shapes now, so a typo fails at registration.
     this.routeHookList(def);
     this.registry.addRoute({
@@ -121,34 +146,49 @@ export class Scope {
   }
 
   /** Registers many routes (use `defineRoute` to keep each one typed). */
-  registerRoutes<const D extends readonly AnyRouteDefinition[]>(
+  registerRoutes<
+    const D extends readonly AnyRouteDefinition[],
+    This = this,
+    Prev = RecordedOperations<this>,
+    Base = ScopeWithoutOperations<this>,
+  >(
+    this: This & WithOperations<Prev, Base>,
     definitions: D,
-  ): this & WithOperations<OperationsOfDefinitions<D[number]>> {
+  ): WithOperationsAdded<This, Prev, Base, OperationsOfDefinitions<D[number]>>;
+  registerRoutes(definitions: readonly AnyRouteDefinition[]): this {
     for (const definition of definitions) this.route(definition);
     return this;
   }
 
-  #shorthand<M extends HttpMethod>(method: M): Shorthand<this, M> {
+  #shorthand<M extends HttpMethod>(method: M): Shorthand<M> {
     return ((path: string, contract: RouteContract, handler: AnyRouteDefinition['handler']) =>
-      this.route({ ...contract, method, path, handler } as RouteDefinition)) as unknown as Shorthand<this, M>;
+      this.route({ ...contract, method, path, handler } as AnyRouteDefinition)) as unknown as Shorthand<M>;
   }
 
-  readonly get: Shorthand<this, 'GET'> = this.#shorthand('GET');
-  readonly post: Shorthand<this, 'POST'> = this.#shorthand('POST');
-  readonly put: Shorthand<this, 'PUT'> = this.#shorthand('PUT');
-  readonly patch: Shorthand<this, 'PATCH'> = this.#shorthand('PATCH');
-  readonly delete: Shorthand<this, 'DELETE'> = this.#shorthand('DELETE');
-  readonly head: Shorthand<this, 'HEAD'> = this.#shorthand('HEAD');
+  readonly get: Shorthand<'GET'> = this.#shorthand('GET');
+  readonly post: Shorthand<'POST'> = this.#shorthand('POST');
+  readonly put: Shorthand<'PUT'> = this.#shorthand('PUT');
+  readonly patch: Shorthand<'PATCH'> = this.#shorthand('PATCH');
+  readonly delete: Shorthand<'DELETE'> = this.#shorthand('DELETE');
+  readonly head: Shorthand<'HEAD'> = this.#shorthand('HEAD');
 
   /**
    * Routes under a prefix sharing tags, hooks and auth. Groups share their parent's decorations.
    * When `register` returns the chained group, the app's type records its routes (with the prefix).
    */
-  group<const Prefix extends string, G = void>(
+  group<
+    const Prefix extends string,
+    G = void,
+    This = this,
+    Prev = RecordedOperations<this>,
+    Base = ScopeWithoutOperations<this>,
+  >(
+    this: This & WithOperations<Prev, Base>,
     prefix: Prefix,
     options: Omit<ScopeOptions, 'prefix'>,
     register: (group: Scope) => G,
-  ): this & WithOperations<PrefixOperations<OperationsOf<G>, Prefix>> {
+  ): WithOperationsAdded<This, Prev, Base, PrefixOperations<OperationUnionOf<G>, Prefix>>;
+  group(prefix: string, options: Omit<ScopeOptions, 'prefix'>, register: (group: Scope) => unknown): this {
     const child = new Scope(this.registry, this, {
       prefix: normalisePrefix(prefix, 'group()'),
       tags: options.tags,

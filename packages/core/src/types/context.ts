@@ -1,6 +1,7 @@
 import type { AuthContext, AuthUser } from '../auth/types.ts';
-import type { AnySchema, InferOutput } from '../schema/index.ts';
+import type { AnySchema } from '../schema/index.ts';
 import type { AuthSpec, HttpMethod, RequestSpec } from './route.ts';
+import type { SchemaOutput } from './schema-types.ts';
 
 /**
  * The state every request context carries: the app's decorations plus a free-form map. Extend it
@@ -52,8 +53,13 @@ export type PathParams<P extends string> = string extends P
   : { [K in ParamName<Segments<Trim<P>>>]: string };
 
 type Out<Req, K extends keyof RequestSpec, Fallback> = Req extends { [Q in K]: infer S extends AnySchema }
-  ? InferOutput<S>
+  ? SchemaOutput<S>
   : Fallback;
+
+/** `params`: the schema's output, else from the path (computed only then). */
+type ParamsOut<Req, P extends string> = Req extends { params: infer S extends AnySchema }
+  ? SchemaOutput<S>
+  : PathParams<P>;
 
 /** The context a pre-body hook sees: raw strings, no body yet. */
 export interface PreBodyContext<P extends string = string> {
@@ -70,7 +76,7 @@ export interface PreBodyContext<P extends string = string> {
 /** The context a handler sees: every part validated and typed from the route's schemas. */
 export interface Context<P extends string = string, Req extends RequestSpec = RequestSpec> {
   readonly request: Request;
-  readonly params: Out<Req, 'params', PathParams<P>>;
+  readonly params: ParamsOut<Req, P>;
   readonly query: Out<Req, 'query', RawQuery>;
   readonly headers: Out<Req, 'headers', RawHeaders>;
   readonly body: Out<Req, 'body', undefined>;

@@ -1,3 +1,4 @@
 export * from './context.ts';
 export * from './hooks.ts';
 export * from './route.ts';
+export type * from './schema-types.ts';

@@ -1,6 +1,7 @@
-import type { AnySchema, InferInput, JsonSchema } from '../schema/index.ts';
+import type { AnySchema, JsonSchema } from '../schema/index.ts';
 import type { Context } from './context.ts';
 import type { HookInput } from './hooks.ts';
+import type { SchemaInput } from './schema-types.ts';
 
 /** The methods a route may declare. HEAD is derived from a matching GET when not declared. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -131,7 +132,7 @@ export interface CallbackOperation {
 /** Callback name to runtime expression (e.g. `{$request.body#/callbackUrl}`) to operation. */
 export type CallbackMap = Record<string, Record<string, CallbackOperation>>;
 
-type ResponseBodyInput<S> = S extends { body: infer B extends AnySchema } ? InferInput<B> : unknown;
+type ResponseBodyInput<S> = S extends { body: infer B extends AnySchema } ? SchemaInput<B> : unknown;
 
 /** What a handler returns: one of the declared statuses, with a body of that status's schema. */
 export type HandlerResult<R extends ResponsesSpec> = {
@@ -202,15 +203,17 @@ export function defineRoute<
 }
 
 /**
- * What the type system knows of one registered operation: its method, path, request schemas and
- * responses. The typed client (`charter/client`) reads these; nothing exists at run time.
+ * What the type system knows of one registered operation: its operationId, method, path, request
+ * schemas and responses. The typed client (`charter/client`) reads these; nothing exists at run time.
  */
 export interface OperationType<
   M extends HttpMethod = HttpMethod,
   P extends string = string,
   Req extends RequestSpec = RequestSpec,
   R extends ResponsesSpec = ResponsesSpec,
+  O extends string = string,
 > {
+  operationId: O;
   method: M;
   path: P;
   request: Req;
@@ -218,24 +221,53 @@ export interface OperationType<
 }
 
 /**
- * A phantom member that records, in a scope's type, the operations registered on it by operationId.
- * `route()`, the shorthands, `registerRoutes()` and `group()` return `this & WithOperations<...>`,
- * and intersections merge the maps, so `typeof app` lists every chained route. Never set at run time.
+ * The phantom members that record, in a scope's type, the operations registered on it: `Ops` is the
+ * union of their `OperationType`s, `Base` the scope's type without the record. A `Scope` declares
+ * both as `unknown` (no operation yet). Never set at run time.
  */
-export interface WithOperations<Ops> {
+export interface WithOperations<Ops, Base = unknown> {
   readonly '~operations'?: Ops;
+  readonly '~scope'?: Base;
 }
 
-/** The operation map a route adds: `{ [operationId]: OperationType }`, or nothing without a literal id. */
+/**
+ * What `route()`, the shorthands, `registerRoutes()` and `group()` return: the scope's type with `Ops`
+ * (a union of `OperationType`s) added to its record, so `typeof app` lists every chained route. The
+ * methods take their receiver as a `this` parameter of type `This & WithOperations<Prev, Base>`,
+ * inferred with the route's own type arguments: `This` is the receiver, `Prev` its operations and
+ * `Base` its type without them (`unknown` before the first operation).
+ *
+ * Built for long chains: `typeof app` stays `Base & WithOperations<Prev | Ops, Base>` however many
+ * routes it has, and nothing here matches, indexes or re-instantiates the receiver's type as a whole.
+ * With the class's own `this` type, or with a conditional or indexed access on the receiver, the
+ * compiler would walk every operation recorded so far on each call, and a chain of N routes would
+ * cost N² (issue 18: 1,000 routes took 21 s and 1.2 GB). The map by operationId is built once, where
+ * it is read (`OperationsOf`).
+ */
+export type WithOperationsAdded<This, Prev, Base, Ops> = [Ops] extends [never]
+  ? This
+  : unknown extends Base
+    ? This & WithOperations<Ops, This>
+    : Base & WithOperations<Prev | Ops, Base>;
+
+/**
+ * The operations recorded in a scope's type (`unknown` before the first), and the type without them:
+ * the defaults of `Prev` and `Base` in a call whose type arguments are given explicitly (inferred
+ * calls never use them).
+ */
+export type RecordedOperations<S> = S extends WithOperations<infer Ops, unknown> ? Ops : unknown;
+export type ScopeWithoutOperations<S> = S extends WithOperations<unknown, infer Base> ? Base : unknown;
+
+/** The operation a route adds (an `OperationType`), or `never` without a literal operationId. */
 export type OperationOf<O extends string, M extends HttpMethod, P extends string, Req, R> = [O] extends [
   never,
 ]
-  ? {}
+  ? never
   : string extends O
-    ? {}
-    : { [K in O]: OperationType<M, P, Req extends RequestSpec ? Req : {}, R extends ResponsesSpec ? R : {}> };
+    ? never
+    : OperationType<M, P, Req extends RequestSpec ? Req : {}, R extends ResponsesSpec ? R : {}, O>;
 
-/** The operation map of a route definition's type (as `defineRoute` keeps it). */
+/** The operation of a route definition's type (as `defineRoute` keeps it). */
 export type OperationOfDefinition<D> = D extends {
   method: infer M extends HttpMethod;
   path: infer P extends string;
@@ -248,22 +280,17 @@ export type OperationOfDefinition<D> = D extends {
       D extends { request?: infer Req } ? NonNullable<Req> : {},
       R
     >
-  : {};
-
-type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void
-  ? I
   : never;
 
-/** The merged operation map of many route definitions (`registerRoutes([...])`). */
-export type OperationsOfDefinitions<D> =
-  UnionToIntersection<D extends unknown ? { '~': OperationOfDefinition<D> } : never> extends {
-    '~': infer Ops;
-  }
-    ? Ops
-    : {};
+/** The operations of many route definitions (`registerRoutes([...])`), as a union. */
+export type OperationsOfDefinitions<D> = D extends unknown ? OperationOfDefinition<D> : never;
+
+/** The operations recorded in an app's (or scope's) type, as a union of `OperationType`s. */
+export type OperationUnionOf<A> =
+  A extends WithOperations<infer Ops> ? Extract<Ops, { operationId: string }> : never;
 
 /** The operations recorded in an app's (or scope's) type, by operationId. */
-export type OperationsOf<A> = A extends { readonly '~operations'?: infer Ops } ? NonNullable<Ops> : {};
+export type OperationsOf<A> = { [Op in OperationUnionOf<A> as Op['operationId']]: Op };
 
 /**
  * A route's full path under a group prefix, as the App builds it at run time: `normalisePrefix` (a
@@ -276,12 +303,11 @@ type PrefixedPath<Prefix extends string, P extends string> = Prefix extends '' |
 
 type JoinedPath<Prefix extends string, P extends string> = P extends '/' ? Prefix : `${Prefix}${P}`;
 
-/** A scope's operations with a path prefix put in front of each path (`group(prefix, ...)`). */
-export type PrefixOperations<Ops, Prefix extends string> = {
-  [K in keyof Ops]: Ops[K] extends OperationType<infer M, infer P, infer Req, infer R>
-    ? OperationType<M, PrefixedPath<Prefix, P>, Req, R>
-    : Ops[K];
-};
+/** Operations (a union) with a path prefix put in front of each path (`group(prefix, ...)`). */
+export type PrefixOperations<Ops, Prefix extends string> =
+  Ops extends OperationType<infer M, infer P, infer Req, infer R, infer O>
+    ? OperationType<M, PrefixedPath<Prefix, P>, Req, R, O>
+    : never;
 
 /**
  * One registered route with its whole definition (schemas, examples, callbacks), as feature modules

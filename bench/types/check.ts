@@ -1,0 +1,364 @@
+/**
+ * Type-checking cost of a large typed app: `bun bench/types/check.ts [N ...] [options]`.
+ *
+ * For each N (default 50 200 1000), generates an app of N routes registered in one chain, as users
+ * write it for the typed client (`new App().get(...).post(...)...`, GET, POST, PUT, PATCH and DELETE
+ * in turn), each with its own arktype params, query and 200 response schemas (and a 404 problem schema
+ * shared by all), a handler that reads the typed context, and a `createClient(app)` calling every
+ * tenth operation and narrowing its answer. The file goes to a temporary directory with a strict
+ * tsconfig (skipLibCheck) whose `node_modules` links `charter` (the built package: run `bun run build`
+ * first) and `arktype`, as a user's project sees them. Then the repo's TypeScript 7 runs
+ * `tsc --noEmit --extendedDiagnostics` on it; the check must pass without errors.
+ *
+ * Prints, per variant and N: tsc's check time, total time, memory used, instantiation and type counts,
+ * the wall time, CPU time and peak RSS of the tsc process, and the ratios of the largest N to the next
+ * smaller one. On a busy machine the times drift; the counts and memory do not.
+ *
+ * Options:
+ *   --variant app,routes,schemas,inferred
+ *                    what to generate (default app): `app` is the routes and the typed client,
+ *                    `routes` the chain alone; `schemas` the same arktype schemas as constants, no
+ *                    Charter; `inferred` those schemas and the input and output type of each, which
+ *                    anything typed through Standard Schema has the compiler compute
+ *   --bodies         POST, PUT and PATCH routes get a body schema too
+ *   --runs K         median of K runs (default 1)
+ *   --single-threaded
+ *                    pass --singleThreaded to tsc
+ *   --charter DIR    check against the `charter` package in DIR (default packages/charter), e.g. one
+ *                    built from another commit, to compare
+ *   --keep           leave the generated projects in place and print where they are
+ */
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from '../median.ts';
+
+const ROOT = resolve(import.meta.dir, '../..');
+const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
+
+export type Variant = 'app' | 'routes' | 'schemas' | 'inferred';
+const VARIANTS: readonly Variant[] = ['app', 'routes', 'schemas', 'inferred'];
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const WITH_BODY = new Set<string>(['post', 'put', 'patch']);
+
+interface RouteParts {
+  method: (typeof METHODS)[number];
+  path: string;
+  schemas: { params: string; query: string; body?: string; response: string };
+}
+
+function routeParts(i: number, bodies: boolean): RouteParts {
+  const method = METHODS[i % METHODS.length] as (typeof METHODS)[number];
+  return {
+    method,
+    path: `/r${i}/items/:id`,
+    schemas: {
+      params: `type({ id: 'string' })`,
+      query: `type({ 'limit?': 'string.integer.parse', f${i}: 'string' })`,
+      ...(bodies && WITH_BODY.has(method)
+        ? { body: `type({ name: 'string', 'tags?': 'string[]', b${i}: 'number' })` }
+        : {}),
+      response: `type({ id: 'string', name: 'string', n${i}: 'number', 'tags?': 'string[]' })`,
+    },
+  };
+}
+
+function routeSource(i: number, bodies: boolean): string {
+  const { method, path, schemas } = routeParts(i, bodies);
+  const request = [`params: ${schemas.params}`, `query: ${schemas.query}`];
+  if (schemas.body !== undefined) request.push(`body: ${schemas.body}`);
+  const name = schemas.body === undefined ? `ctx.query.f${i}` : 'ctx.body.name';
+  return [
+    `  .${method}(`,
+    `    '${path}',`,
+    '    {',
+    `      operationId: 'op${i}',`,
+    `      request: { ${request.join(', ')} },`,
+    `      responses: { 200: { body: ${schemas.response} }, 404: { body: Problem } },`,
+    '    },',
+    `    (ctx) => ({ status: 200, body: { id: ctx.params.id, name: ${name}, n${i}: ctx.query.limit ?? 0 } }),`,
+    '  )',
+  ].join('\n');
+}
+
+function callSource(i: number, bodies: boolean): string {
+  const { schemas } = routeParts(i, bodies);
+  const body = schemas.body === undefined ? '' : `, body: { name: 'n', b${i}: 1 }`;
+  return [
+    `  const r${i} = await client.op${i}({ params: { id: 'x' }, query: { f${i}: 'a', limit: '5' }${body} });`,
+    `  if (r${i}.status === 200) total += r${i}.body.n${i};`,
+    `  else total += r${i}.body.status;`,
+  ].join('\n');
+}
+
+function schemasSource(n: number, bodies: boolean, inferred: boolean): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const { schemas } = routeParts(i, bodies);
+    const members = Object.entries(schemas).map(([key, schema]) => `${key}: ${schema}`);
+    lines.push(`export const s${i} = { ${members.join(', ')} };`);
+    if (inferred) {
+      const types = Object.keys(schemas).flatMap((key) => [
+        `typeof s${i}.${key}.inferIn`,
+        `typeof s${i}.${key}.infer`,
+      ]);
+      lines.push(`export type S${i} = [${types.join(', ')}];`);
+    }
+  }
+  return lines;
+}
+
+/** The source of the generated project's one file. */
+export function generate(variant: Variant, n: number, bodies = false): string {
+  const lines = [`import { type } from 'arktype';`];
+  if (variant === 'schemas' || variant === 'inferred') {
+    lines.push(...schemasSource(n, bodies, variant === 'inferred'));
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(`import { App } from 'charter';`);
+  if (variant === 'app') lines.push(`import { createClient } from 'charter/client';`);
+  lines.push('', `const Problem = type({ title: 'string', status: 'number' });`, '');
+  lines.push('export const app = new App({ logger: false })');
+  for (let i = 0; i < n; i++) lines.push(routeSource(i, bodies));
+  lines[lines.length - 1] += ';';
+  if (variant === 'app') {
+    lines.push('', `export const client = createClient(app, { baseUrl: 'https://api.example.com' });`, '');
+    lines.push('export async function calls(): Promise<number> {', '  let total = 0;');
+    for (let i = 0; i < n; i += 10) lines.push(callSource(i, bodies));
+    lines.push('  return total;', '}');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023',
+    module: 'Preserve',
+    moduleResolution: 'bundler',
+    lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+    types: [],
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
+  files: ['app.ts'],
+};
+
+/** Writes the project into a fresh temporary directory and returns its path. */
+export function writeProject(
+  variant: Variant,
+  n: number,
+  options: { bodies?: boolean; charter?: string } = {},
+): string {
+  const dir = mkdtempSync(join(tmpdir(), `charter-types-${variant}-${n}-`));
+  writeFileSync(join(dir, 'app.ts'), generate(variant, n, options.bodies ?? false));
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  mkdirSync(join(dir, 'node_modules'));
+  const charter = options.charter ?? join(ROOT, 'packages', 'charter');
+  symlinkSync(resolve(charter), join(dir, 'node_modules', 'charter'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules', 'arktype'), join(dir, 'node_modules', 'arktype'), 'dir');
+  return dir;
+}
+
+export interface Figures {
+  checkSeconds: number;
+  totalSeconds: number;
+  memoryMB: number;
+  instantiations: number;
+  types: number;
+  wallSeconds: number;
+  cpuSeconds: number;
+  peakRssMB: number;
+}
+
+function diagnostic(output: string, label: string): number {
+  const match = new RegExp(`^${label}:\\s+([\\d.]+)([sK]?)`, 'm').exec(output);
+  if (match === null) throw new Error(`tsc printed no "${label}" line:\n${output}`);
+  const value = Number(match[1]);
+  return match[2] === 'K' ? value / 1024 : value;
+}
+
+/** Runs tsc on a generated project; throws with tsc's output when the check fails. */
+export function check(dir: string, singleThreaded = false): Figures {
+  const args = [TSC, '-p', join(dir, 'tsconfig.json'), '--extendedDiagnostics'];
+  if (singleThreaded) args.push('--singleThreaded');
+  const started = performance.now();
+  const result = Bun.spawnSync(args, { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const output = result.stdout.toString() + result.stderr.toString();
+  if (result.exitCode !== 0) throw new Error(`tsc failed on ${dir} (exit ${result.exitCode}):\n${output}`);
+  const usage = result.resourceUsage;
+  return {
+    checkSeconds: diagnostic(output, 'Check time'),
+    totalSeconds: diagnostic(output, 'Total time'),
+    memoryMB: diagnostic(output, 'Memory used'),
+    instantiations: diagnostic(output, 'Instantiations'),
+    types: diagnostic(output, 'Types'),
+    wallSeconds,
+    // Microseconds, of tsc and its children (the npm `tsc` is a Node shim that runs the native binary).
+    cpuSeconds: usage === undefined ? Number.NaN : Number(usage.cpuTime.total) / 1e6,
+    // Bytes.
+    peakRssMB: usage === undefined ? Number.NaN : usage.maxRSS / 1024 / 1024,
+  };
+}
+
+function medianFigures(runs: readonly Figures[]): Figures {
+  const pick = (key: keyof Figures) => median(runs.map((run) => run[key]));
+  return {
+    checkSeconds: pick('checkSeconds'),
+    totalSeconds: pick('totalSeconds'),
+    memoryMB: pick('memoryMB'),
+    instantiations: pick('instantiations'),
+    types: pick('types'),
+    wallSeconds: pick('wallSeconds'),
+    cpuSeconds: pick('cpuSeconds'),
+    peakRssMB: pick('peakRssMB'),
+  };
+}
+
+/**
+ * A copy of the built `charter` package (its manifest and `dist/`) in a temporary directory, so a
+ * `bun run build` started meanwhile in the same checkout cannot change what is measured halfway.
+ */
+export function snapshotCharter(charter = join(ROOT, 'packages', 'charter')): string {
+  const parent = mkdtempSync(join(tmpdir(), 'charter-types-package-'));
+  // What the declarations import (node:*, bun, @opentelemetry/api...) resolves as from the checkout.
+  symlinkSync(join(ROOT, 'node_modules'), join(parent, 'node_modules'), 'dir');
+  const dir = join(parent, 'charter');
+  mkdirSync(dir);
+  cpSync(join(charter, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(charter, 'dist'), join(dir, 'dist'), { recursive: true });
+  for (const entry of ['index.d.ts', 'client.d.ts']) {
+    if (!existsSync(join(dir, 'dist', entry))) throw new Error(`${charter}/dist/${entry} is missing`);
+  }
+  return dir;
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of new Bun.Glob('**/*.ts').scanSync({ cwd: dir })) {
+    newest = Math.max(newest, statSync(join(dir, entry)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Refuses a missing build; warns when the workspace sources changed after it. */
+function checkBuilt(charter: string | undefined): void {
+  const built = join(charter ?? join(ROOT, 'packages', 'charter'), 'dist', 'index.d.ts');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run \`bun run build\` first`);
+  if (charter !== undefined) return;
+  const sources = Math.max(
+    ...['core', 'client', 'app'].map((name) => newestSource(join(ROOT, 'packages', name, 'src'))),
+  );
+  if (sources > statSync(built).mtimeMs) {
+    console.warn('warning: sources changed after packages/charter/dist was built; run `bun run build`');
+  }
+}
+
+interface Options {
+  sizes: number[];
+  variants: Variant[];
+  runs: number;
+  singleThreaded: boolean;
+  keep: boolean;
+  bodies: boolean;
+  charter: string | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const options: Options = {
+    sizes: [],
+    variants: ['app'],
+    runs: 1,
+    singleThreaded: false,
+    keep: false,
+    bodies: false,
+    charter: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--variant') {
+      options.variants = (argv[++i] ?? '').split(',') as Variant[];
+      for (const v of options.variants) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}`);
+    } else if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]));
+    else if (arg === '--single-threaded') options.singleThreaded = true;
+    else if (arg === '--keep') options.keep = true;
+    else if (arg === '--bodies') options.bodies = true;
+    else if (arg === '--charter') options.charter = argv[++i];
+    else if (/^\d+$/.test(arg)) options.sizes.push(Number(arg));
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  if (options.sizes.length === 0) options.sizes = [50, 200, 1000];
+  return options;
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+
+function row(variant: string, n: number, f: Figures): string {
+  return [
+    variant.padEnd(8),
+    String(n).padStart(6),
+    fixed(f.checkSeconds, 2).padStart(8),
+    fixed(f.totalSeconds, 2).padStart(8),
+    fixed(f.wallSeconds, 2).padStart(7),
+    fixed(f.cpuSeconds, 2).padStart(6),
+    fixed(f.memoryMB, 0).padStart(10),
+    fixed(f.peakRssMB, 0).padStart(12),
+    fixed(f.instantiations, 0).padStart(15),
+    fixed(f.types, 0).padStart(9),
+  ].join(' ');
+}
+
+if (import.meta.main) {
+  const options = parseArgs(process.argv.slice(2));
+  checkBuilt(options.charter);
+  const version = Bun.spawnSync([TSC, '--version'])
+    .stdout.toString()
+    .trim()
+    .replace(/^Version /, '');
+  console.log(
+    `tsc ${version}, strict, skipLibCheck; charter from ${options.charter ?? 'packages/charter'}` +
+      `${options.bodies ? ', with body schemas' : ''}; median of ${options.runs} run(s)` +
+      (options.singleThreaded ? ', --singleThreaded' : ''),
+  );
+  console.log(
+    'variant  routes  check s  total s  wall s  cpu s  memory MB  peak RSS MB  instantiations     types',
+  );
+  const charter = snapshotCharter(options.charter);
+  process.on('exit', () => rmSync(join(charter, '..'), { recursive: true, force: true }));
+  for (const variant of options.variants) {
+    const results: Array<[number, Figures]> = [];
+    for (const n of options.sizes) {
+      const dir = writeProject(variant, n, { bodies: options.bodies, charter });
+      try {
+        const runs: Figures[] = [];
+        for (let k = 0; k < options.runs; k++) runs.push(check(dir, options.singleThreaded));
+        const figures = medianFigures(runs);
+        results.push([n, figures]);
+        console.log(row(variant, n, figures) + (options.keep ? `  ${dir}` : ''));
+      } finally {
+        if (!options.keep) rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    if (results.length >= 2) {
+      const [n1, a] = results[results.length - 2] as [number, Figures];
+      const [n2, b] = results[results.length - 1] as [number, Figures];
+      const ratio = (key: keyof Figures) => `x${fixed(b[key] / a[key], 2)}`;
+      console.log(
+        `${variant}: ${n2} vs ${n1} routes (x${fixed(n2 / n1, 1)}): check ${ratio('checkSeconds')}, ` +
+          `total ${ratio('totalSeconds')}, cpu ${ratio('cpuSeconds')}, memory ${ratio('memoryMB')}, ` +
+          `peak RSS ${ratio('peakRssMB')}, instantiations ${ratio('instantiations')}, types ${ratio('types')}`,
+      );
+    }
+  }
+}
