@@ -799,3 +799,94 @@ describe('the request timeout never holds a process open', () => {
     expect(JSON.parse(await new Response(child.stdout).text())).toEqual({ status: 200, body: { ok: true } });
   }, 20_000);
 });
+
+describe('plugin lifecycle (issue 20)', () => {
+  function recordingLogger(): Logger & { errors: string[] } {
+    const errors: string[] = [];
+    const none = (): void => {};
+    return { errors, debug: none, info: none, warn: none, error: (msg) => void errors.push(msg) };
+  }
+
+  test('a plugin registers onShutdown and onClose; cleanups run on shutdown in reverse order', async () => {
+    const log: string[] = [];
+    const app = new App({ logger: false });
+    app.onClose(() => void log.push('close:app'));
+    app.register({
+      name: 'pool',
+      register(scope) {
+        scope.onShutdown(({ reason }) => void log.push(`shutdown:pool:${reason}`));
+        scope.onClose(() => void log.push('close:pool'));
+      },
+    });
+    app.register(async (scope) => {
+      scope.onClose(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push('close:cache');
+      });
+    });
+    await app.ready();
+    expect(log).toEqual([]);
+    await app.shutdown(1000, 'test');
+    expect(log).toEqual(['shutdown:pool:test', 'close:cache', 'close:pool', 'close:app']);
+    expect(app.state).toBe('closed');
+  });
+
+  test('a throwing plugin cleanup is logged and the others still run', async () => {
+    const logger = recordingLogger();
+    const log: string[] = [];
+    const app = new App({ logger });
+    app.register((scope) => {
+      scope.onClose(() => void log.push('first'));
+      scope.onClose(() => {
+        throw new Error('pool already closed');
+      });
+    });
+    await app.shutdown(1000);
+    expect(log).toEqual(['first']);
+    expect(logger.errors).toEqual(['An onClose listener threw']);
+  });
+
+  test('a throwing onPluginInstalled listener is logged; the plugin is fully registered', async () => {
+    const logger = recordingLogger();
+    const app = new App({ logger });
+    app.onPluginInstalled(() => {
+      throw new Error('listener bug');
+    });
+    expect(() =>
+      app.register((scope) => {
+        scope.get('/a', { responses: { 200: { body: type({ ok: 'boolean' }) } } }, () => ({
+          status: 200,
+          body: { ok: true },
+        }));
+      }),
+    ).not.toThrow();
+    app.get('/b', { responses: { 200: { body: type({ ok: 'boolean' }) } } }, () => ({
+      status: 200,
+      body: { ok: true },
+    }));
+    expect(logger.errors).toEqual(['An onPluginInstalled listener threw']);
+    const a = await app.request('/a');
+    expect(a.status).toBe(200);
+    expect(await a.json()).toEqual({ ok: true });
+    expect((await app.request('/b')).status).toBe(200);
+  });
+
+  test('an async onPluginInstalled listener that rejects is logged, never an unhandled rejection', async () => {
+    const logger = recordingLogger();
+    const app = new App({ logger });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      app.onPluginInstalled(async () => {
+        throw new Error('async listener bug');
+      });
+      app.register(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(logger.errors).toEqual(['An onPluginInstalled listener failed']);
+  });
+});

@@ -71,7 +71,8 @@ export class App extends Scope {
     super(new Registry(resolved, logger, hookList(options.hooks, 'App options.hooks')), undefined);
     this.options = resolved;
     this.logger = logger;
-    this.#lifecycle = new Lifecycle(logger);
+    // Every scope (plugins included) registers its lifecycle listeners in the registry's arrays.
+    this.#lifecycle = new Lifecycle(logger, this.registry);
     const registry = this.registry;
     const lifecycle = this.#lifecycle;
     const constructorOnRequest = phaseTable(registry.constructorHooks).onRequest;
@@ -269,16 +270,6 @@ export class App extends Scope {
 
   onPluginInstalled(listener: PluginInstalledListener): this {
     this.registry.pluginListeners.push(listener);
-    return this;
-  }
-
-  onShutdown(listener: ShutdownListener): this {
-    this.#lifecycle.shutdownListeners.push(listener);
-    return this;
-  }
-
-  onClose(cleanup: CloseListener): this {
-    this.#lifecycle.closeListeners.push(cleanup);
     return this;
   }
 

@@ -17,14 +17,23 @@ export type LifecycleState = 'serving' | 'draining' | 'closed';
 export class Lifecycle {
   state: LifecycleState = 'serving';
   inFlight = 0;
-  readonly shutdownListeners: ShutdownListener[] = [];
-  readonly closeListeners: CloseListener[] = [];
+  readonly shutdownListeners: ShutdownListener[];
+  readonly closeListeners: CloseListener[];
   readonly #logger: Logger;
   #drained: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
-  constructor(logger: Logger) {
+  /** `listeners`: the arrays every scope of the App registers into (the registry's). */
+  constructor(
+    logger: Logger,
+    listeners: { shutdownListeners: ShutdownListener[]; closeListeners: CloseListener[] } = {
+      shutdownListeners: [],
+      closeListeners: [],
+    },
+  ) {
     this.#logger = logger;
+    this.shutdownListeners = listeners.shutdownListeners;
+    this.closeListeners = listeners.closeListeners;
   }
 
   started(): void {

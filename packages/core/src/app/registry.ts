@@ -16,6 +16,7 @@ import type { ResolvedAppOptions } from './options.ts';
 import { assertCallbacks, assertResponses } from './route-shape.ts';
 import type { PluginInstalledListener } from './plugins.ts';
 import type { Scope } from './scope.ts';
+import type { CloseListener, ShutdownListener } from './lifecycle.ts';
 
 /** One registered route, as declared, with what its scope added (full path, tags, auth). */
 export interface RouteRecord {
@@ -76,6 +77,9 @@ export class Registry {
   readonly installedPlugins = new Map<string, { stateful: boolean }>();
   readonly pending: Promise<unknown>[] = [];
   readonly pluginListeners: PluginInstalledListener[] = [];
+  /** Lifecycle listeners of every scope (plugins included), run by the App's shutdown. */
+  readonly shutdownListeners: ShutdownListener[] = [];
+  readonly closeListeners: CloseListener[] = [];
   #unmatched: UnmatchedPhases | undefined;
 
   constructor(options: ResolvedAppOptions, logger: Logger, constructorHooks: readonly Hooks[]) {

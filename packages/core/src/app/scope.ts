@@ -22,6 +22,7 @@ import type {
 import { joinPath, normalisePrefix } from './paths.ts';
 import { type Plugin, pluginName, type ScopeOptions } from './plugins.ts';
 import type { Registry } from './registry.ts';
+import type { CloseListener, ShutdownListener } from './lifecycle.ts';
 
 export interface DecorateOptions {
   /** Replace an existing decoration instead of throwing. */
@@ -229,6 +230,24 @@ export class Scope {
     return this;
   }
 
+  /**
+   * Runs `listener` when the App starts shutting down, before in-flight requests drain. From a
+   * plugin's scope too, so a plugin can stop taking work it owns. Errors are logged, never thrown.
+   */
+  onShutdown(listener: ShutdownListener): this {
+    this.registry.shutdownListeners.push(listener);
+    return this;
+  }
+
+  /**
+   * Runs `cleanup` once the App has drained, in reverse order of registration (a plugin registered
+   * after another is cleaned up before it): close the pools and clients a plugin opened.
+   */
+  onClose(cleanup: CloseListener): this {
+    this.registry.closeListeners.push(cleanup);
+    return this;
+  }
+
   /** Installs a plugin in its own encapsulated scope. */
   register(plugin: Plugin, options: ScopeOptions = {}): this {
     const name = pluginName(plugin);
@@ -259,7 +278,18 @@ export class Scope {
     for (const [key, value] of Object.entries(spec.seed ?? {})) child.decorate(key, value);
     const announce = (): void => {
       for (const listener of registry.pluginListeners) {
-        listener({ name, prefix: child.prefix, extensions: spec.extensions });
+        // A listener's failure is its own: logged, never a half-registered app or an unhandled
+        // rejection (which ends a production process), as onShutdown and onClose listeners are.
+        try {
+          const out: unknown = listener({ name, prefix: child.prefix, extensions: spec.extensions });
+          if (out instanceof Promise) {
+            out.catch((error: unknown) =>
+              registry.logger.error('An onPluginInstalled listener failed', { error }),
+            );
+          }
+        } catch (error) {
+          registry.logger.error('An onPluginInstalled listener threw', { error });
+        }
       }
     };
     const result = spec.register?.(child);
