@@ -3,6 +3,7 @@ import type {
   AnyRouteDefinition,
   OperationOf,
   OperationsOfDefinitions,
+  OperationList,
   OperationUnionOf,
   PrefixOperations,
   RecordedOperations,
@@ -68,7 +69,7 @@ type Shorthand<M extends HttpMethod> = <
  */
 export class Scope {
   /** Phantom, never set: the operations recorded in the scope's type (see `WithOperationsAdded`). */
-  declare readonly '~operations'?: unknown;
+  declare readonly '~operations'?: OperationList<unknown>;
   /** Phantom, never set: the scope's type without its operations, once it has some. */
   declare readonly '~scope'?: unknown;
   /** @internal */ readonly registry: Registry;

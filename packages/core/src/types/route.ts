@@ -223,11 +223,20 @@ export interface OperationType<
 /**
  * The phantom members that record, in a scope's type, the operations registered on it: `Ops` is the
  * union of their `OperationType`s, `Base` the scope's type without the record. A `Scope` declares
- * both as `unknown` (no operation yet). Never set at run time.
+ * both with `unknown` (no operation yet). Never set at run time.
  */
 export interface WithOperations<Ops, Base = unknown> {
-  readonly '~operations'?: Ops;
+  readonly '~operations'?: OperationList<Ops>;
   readonly '~scope'?: Base;
+}
+
+/**
+ * The union of a scope's operations, wrapped: inferring `Prev` from `OperationList<...>` is one step,
+ * where inferring it from the bare union (with the `undefined` of an optional member) would go through
+ * its members, one more with each route.
+ */
+export interface OperationList<Ops> {
+  readonly operations: Ops;
 }
 
 /**
