@@ -81,7 +81,7 @@ interface Server {
  */
 async function start(id: string, extraFlags: string[]): Promise<Server> {
   const node = node24();
-  const peer = /^[\w-]+=(\S+\.m?[jt]s)((?: \S+)*)$/.exec(id);
+  const peer = id.startsWith('adapter=') ? null : /^[\w-]+=(\S+\.m?[jt]s)((?: \S+)*)$/.exec(id);
   const file = peer?.[1] as string;
   const args = (peer?.[2] ?? '').split(' ').filter((a) => a !== '');
   const command =

@@ -5,9 +5,12 @@ import {
   declaresMoreThan,
   formatHost,
   hasBody,
+  NodeRequest,
   requestHeaders,
   requestUrl,
+  scanHead,
   socketAuthority,
+  toNodeRequest,
 } from './request.ts';
 
 interface FakeRequest {
@@ -125,5 +128,109 @@ describe('awaitsContinue: a 100 Continue is still owed (RFC 9110 §10.1.1)', () 
     expect(awaitsContinue(request('something-else'), response())).toBe(false);
     expect(awaitsContinue(request('100-continue', 0), response())).toBe(false);
     expect(awaitsContinue(request('100-continue'), response(true))).toBe(false);
+  });
+});
+
+describe('scanHead and toNodeRequest: one pass over the raw lines, a real Request', () => {
+  const raw = (
+    rawHeaders: string[],
+    init: FakeRequest & { httpVersionMinor?: number } = {},
+  ): IncomingMessage =>
+    ({
+      ...fake({ ...init, rawHeaders }),
+      httpVersionMajor: 1,
+      httpVersionMinor: init.httpVersionMinor ?? 1,
+    }) as unknown as IncomingMessage;
+  const res = {} as ServerResponse;
+
+  test('names match whatever their case; the first Host and Content-Length win; Expect and framing are seen', () => {
+    const head = scanHead(
+      raw([
+        'HOST',
+        'a.test',
+        'host',
+        'b.test',
+        'Content-length',
+        '5',
+        'content-length',
+        '6',
+        'X-Other',
+        'x',
+        'EXPECT',
+        '100-Continue',
+        'Transfer-Encoding',
+        'chunked',
+        'Upgrade',
+        'websocket',
+      ]),
+    );
+    expect(head).toEqual({
+      host: 'a.test',
+      contentLength: '5',
+      chunked: true,
+      expectsContinue: true,
+      upgrade: true,
+    });
+    expect(scanHead(raw(['Expect', 'something-else']))).toMatchObject({
+      host: undefined,
+      expectsContinue: false,
+      chunked: false,
+      upgrade: false,
+    });
+  });
+
+  test('a GET becomes a real Request with every raw line, and no body', async () => {
+    const req = raw(['Host', 'api.test:8080', 'Accept', 'a', 'accept', 'b', 'X-Empty', ''], {
+      url: '/p?q=1',
+    });
+    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    expect(request).toBeInstanceOf(Request);
+    expect(request.url).toBe('http://api.test:8080/p?q=1');
+    expect(request.method).toBe('GET');
+    expect(request.headers.get('accept')).toBe('a, b');
+    expect(request.headers.get('x-empty')).toBe('');
+    expect(request.body).toBeNull();
+    expect(request.announcesContent).toBe(false);
+    // Any Fetch consumer can take it as it is.
+    expect(new Request(request).headers.get('host')).toBe('api.test:8080');
+  });
+
+  test('the signal is made when read, and aborts on disconnect, before or after it was read', () => {
+    const req = raw(['Host', 'a.test']);
+    const early = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    const signal = early.signal;
+    expect(signal.aborted).toBe(false);
+    expect(early.signal).toBe(signal);
+    early.disconnect(new Error('gone'));
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).message).toBe('gone');
+    const late = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    late.disconnect(new Error('left'));
+    late.disconnect(new Error('again'));
+    expect(late.signal.aborted).toBe(true);
+    expect((late.signal.reason as Error).message).toBe('left');
+  });
+
+  test('a Host that is not an authority falls back; a target that forms no URL is undefined', () => {
+    const bad = raw(['Host', 'evil.test/x?'], { url: '/p' });
+    expect(toNodeRequest(bad, res, scanHead(bad), 'fallback.test:1', 1024)?.url).toBe(
+      'http://fallback.test:1/p',
+    );
+    const absolute = raw(['Host', 'other.test'], { url: 'http://target.test/x' });
+    expect(toNodeRequest(absolute, res, scanHead(absolute), undefined, 1024)?.url).toBe(
+      'http://target.test/x',
+    );
+    const asterisk = raw(['Host', 'a.test'], { url: '*', method: 'OPTIONS' });
+    expect(toNodeRequest(asterisk, res, scanHead(asterisk), undefined, 1024)).toBeUndefined();
+  });
+
+  test('an HTTP/1.0 request loses its Upgrade line (RFC 9110 §7.8); an HTTP/1.1 one keeps it', () => {
+    const lines = ['Host', 'a.test', 'Upgrade', 'websocket', 'Connection', 'Upgrade'];
+    const old = raw(lines, { httpVersionMinor: 0 });
+    expect(toNodeRequest(old, res, scanHead(old), undefined, 1024)?.headers.has('upgrade')).toBe(false);
+    const current = raw(lines);
+    expect(toNodeRequest(current, res, scanHead(current), undefined, 1024)?.headers.get('upgrade')).toBe(
+      'websocket',
+    );
   });
 });
