@@ -18,6 +18,7 @@ import { guardPerimeter, hardenResponse, type PerimeterPlan, problemHeaders } fr
 import { splitUrl } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
+import { recordPayload } from './response-payload.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
 import type { RequestTimeouts } from './timeout.ts';
@@ -287,7 +288,11 @@ function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Res
     // already holds the security headers, so step 8 has nothing to add.
     exchange.hardened = true;
     const body = JSON.stringify(error.toProblem(host.options.production));
-    return new Response(body, { status: error.status, headers: problemHeaders(host.perimeter) });
+    // Recorded for adapters that write the text themselves (charter/node), as route answers are.
+    return recordPayload(
+      new Response(body, { status: error.status, headers: problemHeaders(host.perimeter) }),
+      body,
+    );
   }
   const rendered = renderError(error, host.options.production, pending);
   if (rendered.unexpected) {
