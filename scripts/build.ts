@@ -3,7 +3,17 @@
  *
  * - JS: one `Bun.build` over every subpath entry (`packages/charter/src/<name>.ts` is `charter/<name>`,
  *   `index.ts` is the root), code-split so all subpaths share one copy of the core, ESM for Node and Bun,
- *   workspace packages bundled in, only `node:*` builtins and `bun` left external.
+ *   workspace packages bundled in, only `node:*` builtins and `bun` left external. Built for a cheap
+ *   start-up (`bench/startup.ts`): whitespace and syntax minified (names kept: no identifier renaming),
+ *   with linked source maps; and in Bun's `target: 'bun'` form, which is plain ESM that Node runs as well
+ *   but starts with the `// @bun` pragma and is ASCII only, so Bun's runtime hands each file straight to
+ *   JavaScriptCore instead of transpiling it again on every start (or reading it back from its
+ *   transpiler cache, which a fresh container or CI machine does not have). That form writes Node builtins
+ *   without their `node:` prefix; the build puts the prefix back (and shifts the source map to match), so
+ *   the files import exactly what the sources import. Bun maps stack frames of these files through the
+ *   linked maps, which embed the sources (1 MiB for the core chunk): it reads one the first time it
+ *   needs a frame of its file, including when the first garbage collection materialises the stack of an
+ *   `Error` created at import time, so module-level code should create none.
  * - Types: `tsc` (packages/charter/tsconfig.build.json) emits declarations for every workspace source into
  *   `dist/types/<package>/src/`, then every declaration is rewritten so a consumer with only `charter`
  *   installed can load it: `@charter/*` specifiers become relative paths into `dist/types/`, `.ts`
@@ -323,16 +333,21 @@ const posix = (path: string): string => path.split(sep).join('/');
 
 class BuildError extends Error {}
 
+/** The first line of a file Bun's runtime runs as it is, without transpiling it (`target: 'bun'` output). */
+export const BUN_PRAGMA = '// @bun\n';
+
 async function buildJs(entries: SubpathEntry[]): Promise<void> {
   const result = await Bun.build({
     entrypoints: entries.map((e) => e.file),
     root: CHARTER_SRC,
     outdir: DIST,
-    target: 'node',
+    // Plain ESM for Node too (tests/packaging imports every subpath under Node); see the header comment.
+    target: 'bun',
     format: 'esm',
     splitting: true,
     sourcemap: 'linked',
-    minify: false,
+    // Identifiers are not renamed: function and class names (stack traces, `.name`) stay as they are.
+    minify: { whitespace: true, syntax: true, identifiers: false },
     packages: 'bundle',
     external: ['bun'],
     naming: { entry: '[dir]/[name].[ext]', chunk: 'chunk-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
@@ -342,21 +357,122 @@ async function buildJs(entries: SubpathEntry[]): Promise<void> {
     const logs = result.logs.map((log) => `  ${String(log)}`).join('\n');
     throw new BuildError(`Bun.build failed:\n${logs}`);
   }
-  // charter has no runtime dependencies: anything left external must be a builtin.
   const problems: string[] = [];
   for (const output of result.outputs) {
     if (!output.path.endsWith('.js')) continue;
-    for (const s of scanSpecifiers(await output.text())) {
+    const where = posix(relative(ROOT, output.path));
+    const code = restoreNodePrefixes(output.path, await output.text());
+    // Bun's runtime reads a `// @bun` file as Latin-1: one byte outside ASCII would change a string.
+    if (!code.startsWith(BUN_PRAGMA)) problems.push(`  ${where} does not start with the // @bun pragma`);
+    const nonAscii = /[^\x00-\x7f]/.exec(code);
+    if (nonAscii) problems.push(`  ${where}: a character outside ASCII at offset ${nonAscii.index}`);
+    // charter has no runtime dependencies: anything left external must be a builtin.
+    for (const s of scanSpecifiers(code)) {
       if (!isRelative(s.value) && !isNodeBuiltin(s.value) && !isBunBuiltin(s.value)) {
-        problems.push(`  ${posix(relative(ROOT, output.path))}:${s.line} imports '${s.value}'`);
+        problems.push(`  ${where}:${s.line} imports '${s.value}'`);
       }
     }
   }
   if (problems.length > 0) {
     throw new BuildError(
-      `the bundle imports packages that charter does not ship (only node:* builtins and bun may stay external):\n${problems.join('\n')}`,
+      `the bundle is not what charter ships (only node:* builtins and bun may stay external, every file is // @bun and ASCII):\n${problems.join('\n')}`,
     );
   }
+}
+
+/**
+ * `target: 'bun'` writes `import ... from "crypto"` for `node:crypto`; puts the `node:` prefix back in
+ * every static and dynamic import of a Node builtin, as the sources write it, rewrites the file and
+ * shifts the generated columns of its source map (`<file>.map`) to match.
+ */
+export function restoreNodePrefixes(path: string, code: string): string {
+  const bare = scanSpecifiers(code).filter(
+    (s) =>
+      (s.kind === 'static' || s.kind === 'dynamic') && isNodeBuiltin(s.value) && !s.value.startsWith('node:'),
+  );
+  if (bare.length === 0) return code;
+  let out = '';
+  let last = 0;
+  const inserts = new Map<number, number[]>();
+  for (const s of bare) {
+    out += `${code.slice(last, s.start)}node:`;
+    last = s.start;
+    const lineStart = code.lastIndexOf('\n', s.start - 1) + 1;
+    inserts.set(s.line - 1, [...(inserts.get(s.line - 1) ?? []), s.start - lineStart]);
+  }
+  out += code.slice(last);
+  writeFileSync(path, out);
+  const mapPath = `${path}.map`;
+  if (existsSync(mapPath)) {
+    const map = JSON.parse(readFileSync(mapPath, 'utf8')) as { mappings: string };
+    map.mappings = shiftMappings(map.mappings, inserts, 'node:'.length);
+    writeFileSync(mapPath, JSON.stringify(map));
+  }
+  return out;
+}
+
+const VLQ_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function decodeVlq(text: string): number[] {
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of text) {
+    const digit = VLQ_DIGITS.indexOf(char);
+    if (digit < 0) throw new BuildError(`invalid source map mappings: '${text}'`);
+    value += (digit & 31) * 2 ** shift;
+    shift += 5;
+    if ((digit & 32) === 0) {
+      values.push(value % 2 === 1 ? -(value - 1) / 2 : value / 2);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+
+function encodeVlq(values: number[]): string {
+  let out = '';
+  for (const v of values) {
+    let rest = v < 0 ? -v * 2 + 1 : v * 2;
+    do {
+      const digit = rest % 32;
+      rest = Math.floor(rest / 32);
+      out += VLQ_DIGITS[rest > 0 ? digit + 32 : digit];
+    } while (rest > 0);
+  }
+  return out;
+}
+
+/**
+ * Source map v3 `mappings` after inserting `width` characters at each of the given (0-based) generated
+ * columns of the given (0-based) generated lines: every segment at or after an insertion moves right.
+ * Only the generated column is per line; the other fields are deltas across the whole string, untouched.
+ */
+export function shiftMappings(
+  mappings: string,
+  inserts: ReadonlyMap<number, number[]>,
+  width: number,
+): string {
+  const lines = mappings.split(';');
+  for (const [line, columns] of inserts) {
+    const text = lines[line];
+    if (text === undefined || text === '') continue;
+    let column = 0;
+    let shifted = 0;
+    lines[line] = text
+      .split(',')
+      .map((segment) => {
+        const fields = decodeVlq(segment);
+        column += fields[0] as number;
+        const moved = column + width * columns.filter((at) => at <= column).length;
+        fields[0] = moved - shifted;
+        shifted = moved;
+        return encodeVlq(fields);
+      })
+      .join(',');
+  }
+  return lines.join(';');
 }
 
 async function runTsc(): Promise<void> {
