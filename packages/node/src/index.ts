@@ -9,7 +9,7 @@ import { createHandler, type NodeHandler } from './handler.ts';
 
 export type { NodeHandler } from './handler.ts';
 /** Runs an App on `node:http`, with graceful shutdown; see `ServeOptions` and `RunningServer`. */
-export { serve, type RunningServer } from './serve.ts';
+export { type NodeServeHandle, serve, type RunningServer } from './serve.ts';
 export type { ServeOptions } from './serve-options.ts';
 
 /**

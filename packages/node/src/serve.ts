@@ -52,8 +52,68 @@ function listen(server: Server, settings: ServeSettings): Promise<AddressInfo> {
   });
 }
 
-/** Serves the app over `node:http`; resolves once listening. */
-export async function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+/**
+ * What `serve()` returns at once (the reference: "returns `{ port, close }`"): the listening server's
+ * fields, readable once it listens, and `close()`, callable at any time. It is also awaitable, so
+ * `const server = await serve(app)` keeps working and gives the {@link RunningServer}.
+ */
+export interface NodeServeHandle extends RunningServer, PromiseLike<RunningServer> {
+  /**
+   * Settles once the server listens, or rejects when it cannot start (invalid options, a plugin or
+   * boot guard that refuses, a port in use).
+   */
+  readonly ready: Promise<RunningServer>;
+}
+
+/**
+ * Serves the app over `node:http`. Returns the handle at once; `port`, `hostname`, `url` and `server`
+ * throw until it listens (await the handle or `handle.ready` first), `close()` works at any time: before
+ * the server listens it waits for the start and then closes it.
+ */
+export function serve(app: App, options: ServeOptions = {}): NodeServeHandle {
+  const ready = start(app, options);
+  // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must not
+  // turn it into an unhandled rejection (which ends a process under crashOnUnhandledRejection).
+  ready.catch((error: unknown) => app.logger.error('The Node server failed to start', { error }));
+  let started: RunningServer | undefined;
+  ready.then(
+    (server) => {
+      started = server;
+    },
+    () => {},
+  );
+  const listening = (): RunningServer => {
+    if (started === undefined) {
+      throw new Error('The server is not listening yet: await serve(...) or handle.ready first');
+    }
+    return started;
+  };
+  return {
+    ready,
+    get port() {
+      return listening().port;
+    },
+    get hostname() {
+      return listening().hostname;
+    },
+    get url() {
+      return listening().url;
+    },
+    get server() {
+      return listening().server;
+    },
+    close: (timeoutMs?: number) =>
+      ready.then(
+        (server) => server.close(timeoutMs),
+        () => undefined,
+      ),
+    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (`await serve(app)`).
+    then: (onFulfilled, onRejected) => ready.then(onFulfilled, onRejected),
+  };
+}
+
+/** Starts the server; resolves once listening. */
+async function start(app: App, options: ServeOptions): Promise<RunningServer> {
   const settings = resolveServeOptions(options);
   await app.ready();
 
