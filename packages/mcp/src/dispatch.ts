@@ -8,6 +8,7 @@
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from '@charter/json-rpc';
 import { jsonRpcError, jsonRpcResult } from '@charter/json-rpc';
 import { MCP_DEFAULT_LEGACY_VERSION, MCP_ERROR_CODES, MCP_LOG_LEVELS, MCP_META_KEYS } from './constants.ts';
+import { serverCapabilities } from './catalog.ts';
 import { isModernProtocolVersion, type McpEra, requestEra, requestMeta } from './era.ts';
 import { isMcpError, McpError } from './errors.ts';
 import { mirrorsValue } from './headers.ts';
@@ -61,6 +62,24 @@ const REMOVED_IN_MODERN = new Set([
   'resources/unsubscribe',
 ]);
 
+/**
+ * The capability each feature method belongs to. 2026-07-28 has no handshake that would stop a
+ * client from calling a feature the server never declared: the server itself answers 404 -32601 for
+ * the methods of an undeclared capability (a tools-only server has no `prompts/list`), so what
+ * `server/discover` declares and what the server answers agree. Legacy revisions keep the lists:
+ * 2025-11-25 only says parties use what was negotiated, and answering an empty page there is what
+ * clients of that era have always received.
+ */
+const CAPABILITY_OF: Readonly<Record<string, 'tools' | 'resources' | 'prompts'>> = {
+  'tools/list': 'tools',
+  'tools/call': 'tools',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resources',
+  'resources/read': 'resources',
+  'prompts/list': 'prompts',
+  'prompts/get': 'prompts',
+};
+
 /** Methods whose `Mcp-Name` header mirrors a body field, and which field. */
 const NAMED: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
@@ -85,6 +104,10 @@ export interface Answer {
 
 function methodOf(server: McpServerState, era: McpEra, method: string): Method | undefined {
   if (method === 'completion/complete') return server.catalog.completions ? complete : undefined;
+  if (era === 'modern' && Object.hasOwn(CAPABILITY_OF, method)) {
+    const capability = CAPABILITY_OF[method] as string;
+    if (!Object.hasOwn(serverCapabilities(server.catalog, server.options, era), capability)) return undefined;
+  }
   return Object.hasOwn(era === 'modern' ? MODERN : LEGACY, method)
     ? (era === 'modern' ? MODERN : LEGACY)[method]
     : undefined;
@@ -279,7 +302,15 @@ export async function serveRequest(
   const method = methodOf(server, era, message.method);
   if (method === undefined) {
     const removed = era === 'modern' && REMOVED_IN_MODERN.has(message.method);
-    const detail = removed ? `it is not part of protocol revision ${ctx.protocolVersion}` : undefined;
+    const capability =
+      era === 'modern' && Object.hasOwn(CAPABILITY_OF, message.method)
+        ? CAPABILITY_OF[message.method]
+        : undefined;
+    const detail = removed
+      ? `it is not part of protocol revision ${ctx.protocolVersion}`
+      : capability === undefined
+        ? undefined
+        : `this server does not declare the ${capability} capability`;
     return errorAnswer(message.id, methodNotFound(message.method, era === 'modern' ? 404 : 200, detail));
   }
   const call: McpCall = { server, params, ctx, exposeInternalErrors: frame.exposeInternalErrors };
