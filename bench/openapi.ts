@@ -7,8 +7,8 @@
  * first figure is a start-up cost, the last the per-request one.
  */
 import { type } from 'arktype';
-import { App } from '../packages/app/src/index.ts';
-import { generateOpenAPI } from '../packages/openapi/src/index.ts';
+import { App } from 'charter';
+import { generateOpenAPI } from 'charter/openapi';
 import { contractOpenAPI, createContractApp } from '../examples/contract-app.ts';
 import { median } from './median.ts';
 

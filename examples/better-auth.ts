@@ -4,10 +4,12 @@
  * users live in SQLite through `bun:sqlite`; Charter owns the application routes, which read the
  * session in a `preBody` guard. Run it with
  *
- *   BETTER_AUTH_SECRET=$(openssl rand -base64 32) bun examples/better-auth.ts
+ *   bun examples/better-auth.ts
  *
- * PORT, HOST, BETTER_AUTH_URL (the public origin, default http://HOST:PORT), AUTH_DB (the SQLite
- * file, default better-auth.sqlite) and TRUSTED_PROXY_HOPS (see "Behind a proxy" below) are read too.
+ * Without BETTER_AUTH_SECRET (e.g. `$(openssl rand -base64 32)`) it makes a random one for this run
+ * and says so: sessions then end with the process. PORT, HOST, BETTER_AUTH_URL (the public origin,
+ * default http://HOST:PORT), AUTH_DB (the SQLite file, default in memory) and TRUSTED_PROXY_HOPS (see
+ * "Behind a proxy" below) are read too.
  *
  * Behind a proxy. Set the App's `behindProxy` to what sits in front of the app, e.g. `{ hops: 1 }`
  * for one TLS-terminating load balancer, or `{ cidrs: ['10.0.0.0/24'] }`. Charter then takes the
@@ -22,7 +24,7 @@ import { Database } from 'bun:sqlite';
 import { type } from 'arktype';
 import { betterAuth, type Session, type User } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
-import { serve } from '@charter/bun';
+import { serve } from 'charter/bun';
 import {
   App,
   type AppOptions,
@@ -38,7 +40,7 @@ import {
   type Scope,
   unauthorized,
   withHookTraits,
-} from '@charter/core';
+} from 'charter';
 
 /** Where Better Auth is mounted (its default `basePath`). */
 export const AUTH_BASE_PATH = '/api/auth';
@@ -375,14 +377,26 @@ if (import.meta.main) {
   const port = Number(process.env.PORT ?? 3000);
   const hostname = process.env.HOST ?? '127.0.0.1';
   const hops = process.env.TRUSTED_PROXY_HOPS;
+  let secret = process.env.BETTER_AUTH_SECRET;
+  if (secret === undefined && process.env.NODE_ENV !== 'production') {
+    // Development only: a fresh secret per run. assertStrongSecret still refuses a weak one you set.
+    secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+    console.log('BETTER_AUTH_SECRET is not set: using a random secret for this run.');
+  }
   const { app, database } = await createBetterAuthApp({
     // assertStrongSecret refuses a missing, short or placeholder secret before anything starts.
-    secret: process.env.BETTER_AUTH_SECRET as string,
+    secret: secret as string,
     baseURL: process.env.BETTER_AUTH_URL ?? `http://${hostname}:${port}`,
-    database: new Database(process.env.AUTH_DB ?? 'better-auth.sqlite', { create: true }),
+    database: new Database(process.env.AUTH_DB ?? ':memory:', { create: true }),
     behindProxy: hops === undefined ? undefined : { hops: Number(hops) },
   });
   app.onClose(() => database.close());
   const server = await serve(app, { port, hostname });
-  app.logger.info('Better Auth example listening', { url: server.url });
+  const url = server.url;
+  console.log(`Better Auth example listening on ${url}
+Try:
+  curl -i ${url}/me            # 401: no session yet
+  curl -c jar -H 'content-type: application/json' ${url}${AUTH_BASE_PATH}/sign-up/email \\
+    -d '{"email":"ada@example.com","password":"correct horse battery","name":"Ada"}'
+  curl -b jar ${url}/me        # 200: the user Better Auth signed in`);
 }

@@ -11,7 +11,7 @@
  * --requirements 2026-07-28 --expected-failures tests/mcp/conformance-baseline.yml`.
  * tests/mcp/conformance.test.ts runs both requirement sets (2025-11-25 and 2026-07-28) in CI.
  */
-import { App } from '@charter/core';
+import { App } from 'charter';
 import {
   createMcpHandler,
   defineMcpTool,
@@ -24,8 +24,8 @@ import {
   type McpResourceTemplate,
   McpToolError,
   mcpRoutes,
-} from '@charter/mcp';
-import { serve } from '@charter/bun';
+} from 'charter/mcp';
+import { serve } from 'charter/bun';
 
 /** The path the endpoint is mounted at. */
 export const CONFORMANCE_MCP_PATH = '/mcp';
@@ -650,5 +650,6 @@ export async function startConformanceServer(options: { port?: number } = {}): P
 
 if (import.meta.main) {
   const { url } = await startConformanceServer({ port: Number(process.env.PORT ?? 3001) });
-  console.log(`MCP conformance fixture at ${url}`);
+  console.log(`MCP conformance fixture at ${url}
+Try: bun node_modules/@modelcontextprotocol/conformance/dist/index.js server --url ${url} --requirements 2026-07-28 --expected-failures tests/mcp/conformance-baseline.yml`);
 }

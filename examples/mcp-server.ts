@@ -6,7 +6,7 @@
  * with both official TypeScript clients.
  */
 import { type } from 'arktype';
-import { App, type AppOptions } from '@charter/core';
+import { App, type AppOptions } from 'charter';
 import {
   createMcpHandler,
   defineMcpTool,
@@ -14,8 +14,8 @@ import {
   type McpCacheHints,
   McpToolError,
   mcpRoutes,
-} from '@charter/mcp';
-import { serve } from '@charter/bun';
+} from 'charter/mcp';
+import { serve } from 'charter/bun';
 
 /** The genres the catalogue files books under. */
 export const GENRES = ['fiction', 'history', 'science'] as const;
@@ -312,7 +312,7 @@ export function createMcpExampleApp(options: McpExampleOptions = {}): App {
 if (import.meta.main) {
   const server = await serve(createMcpExampleApp(), {
     port: Number(process.env.PORT ?? 3000),
-    hostname: '127.0.0.1',
+    hostname: process.env.HOST ?? '127.0.0.1',
   });
   console.log(`Library catalogue MCP server at ${server.url}/mcp`);
   console.log(`Try: npx @modelcontextprotocol/inspector --cli ${server.url}/mcp --method tools/list`);

@@ -1,7 +1,10 @@
-/** A small Charter app: a to-do list with full contract validation. Used by README and `bun run site`. */
+/**
+ * A small Charter app: a to-do list with full contract validation, its OpenAPI document and a docs
+ * page. Run it with `bun examples/todo-app.ts` (PORT, default 3000; HOST, default 127.0.0.1).
+ */
 import { type } from 'arktype';
-import { App, type AppOptions } from '@charter/app';
-import { ConflictError, NotFoundError } from '@charter/core';
+import { App, type AppOptions, ConflictError, NotFoundError } from 'charter';
+import { serve } from 'charter/bun';
 
 const Todo = type({ id: 'number.integer', title: 'string', done: 'boolean' });
 const NewTodo = type({ title: '0 < string <= 200', 'done?': 'boolean' });
@@ -55,4 +58,18 @@ export function createExampleApp(options: AppOptions = {}): App {
 
   app.healthcheck();
   return app;
+}
+
+if (import.meta.main) {
+  const server = await serve(createExampleApp({ docs: true }), {
+    port: Number(process.env.PORT ?? 3000),
+    hostname: process.env.HOST ?? '127.0.0.1',
+  });
+  const url = server.url;
+  console.log(`To-do API listening on ${url}
+Try:
+  curl -X POST ${url}/todos -H 'content-type: application/json' -d '{"title":"Read the docs"}'
+  curl ${url}/todos
+  curl ${url}/todos/abc        # 422: params.id must be an integer
+  open ${url}/docs             # the interactive docs page, ${url}/openapi.json for the document`);
 }

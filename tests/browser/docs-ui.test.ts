@@ -15,7 +15,7 @@ import {
   docsPage,
   htmlResponse,
   mountDocs,
-} from '@charter/docs';
+} from 'charter/docs';
 import type { Browser, Locator, Page } from 'playwright-core';
 // Internal to the package (not public API): the UI definitions the expected policy is written from.
 import { DOCS_UI_DEFINITIONS } from '../../packages/docs/src/docs-page.ts';

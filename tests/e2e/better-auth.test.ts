@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BunServer, serve } from '@charter/bun';
-import type { App } from '@charter/core';
+import { type BunServer, serve } from 'charter/bun';
+import type { App } from 'charter';
 import {
   type BetterAuthAppOptions,
   createBetterAuthApp,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as ts5 from 'typescript5';
 import { parse } from 'yaml';
-import { runContractTests } from '@charter/client';
+import { runContractTests } from 'charter/client';
 import { createContractApp } from '../../examples/contract-app.ts';
 
 // openapi-typescript builds its output with the TypeScript 5 compiler API, which TypeScript 7 (this

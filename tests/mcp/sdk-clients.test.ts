@@ -17,8 +17,8 @@ import {
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError as V1McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type BunServer, serve } from '@charter/bun';
-import { describeJsonSchema, type JsonSchema } from '@charter/core';
+import { type BunServer, serve } from 'charter/bun';
+import { describeJsonSchema, type JsonSchema } from 'charter';
 import {
   BORROW_BOOK_INPUT,
   createMcpExampleApp,

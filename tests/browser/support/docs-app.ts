@@ -2,7 +2,7 @@
  * The example to-do app on a real port with its OpenAPI document at GET /openapi.json and a docs
  * route, for the browser tests; and the operations of that document, as a docs UI lists them.
  */
-import type { App, DocsRouteOptions } from '@charter/app';
+import type { App, DocsRouteOptions } from 'charter';
 import { createExampleApp } from '../../../examples/todo-app.ts';
 
 /** One operation of the served OpenAPI document. */
