@@ -328,8 +328,8 @@ describe('generateOpenAPI: paths', () => {
     const doc = generateOpenAPI(app, { info });
     expect(Object.keys(doc.paths)).toEqual(['/public', '/also-in']);
     expect(doc.tags).toEqual([{ name: 'public' }]);
-    // Used once in the document, so not made a component.
-    expect(doc.components).toBeUndefined();
+    // Used once in the document, so not made a component (only the framework's problem documents are).
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['ProblemDetails']);
   });
 });
 
@@ -415,12 +415,18 @@ describe('generateOpenAPI: ProblemDetails', () => {
     expect(doc.components?.schemas?.ProblemDetails).toEqual(PROBLEM_DETAILS_SCHEMA);
   });
 
-  test('absent when no response uses it', () => {
+  test('present on every route: the framework answers 400 and 431 on its own', () => {
     const doc = generateOpenAPI(
       route(newApp(), 'GET', '/x', { responses: { 200: {}, 400: { body: type({ e: 'string' }) } } }),
       { info },
     );
-    expect(doc.components?.schemas?.ProblemDetails).toBeUndefined();
+    expect(doc.components?.schemas?.ProblemDetails).toEqual(PROBLEM_DETAILS_SCHEMA);
+    // The declared 400 keeps its JSON body; the framework's own 400 problem is listed beside it.
+    expect(Object.keys(doc.paths['/x']?.get?.responses['400']?.content ?? {})).toEqual([
+      'application/json',
+      'application/problem+json',
+    ]);
+    expect(doc.components?.schemas?.ValidationProblemDetails).toBeUndefined();
   });
 
   test('a named schema called ProblemDetails is kept, and error responses refer to it', () => {

@@ -16,7 +16,12 @@ import {
   SENT_CONTENT_TYPES,
 } from './operation.ts';
 import { toOpenAPIPath } from './paths.ts';
-import { PROBLEM_DETAILS, PROBLEM_DETAILS_SCHEMA } from './problem.ts';
+import {
+  PROBLEM_DETAILS,
+  PROBLEM_DETAILS_SCHEMA,
+  VALIDATION_PROBLEM_DETAILS,
+  VALIDATION_PROBLEM_DETAILS_SCHEMA,
+} from './problem.ts';
 import { SchemaRegistry } from './schemas.ts';
 import type { Extensions, HttpVerb, Info, OpenAPIDocument, PathItem, Server, Tag } from './types.ts';
 
@@ -63,7 +68,7 @@ function assertServers(servers: readonly Server[]): void {
 }
 
 /** The route, as an operation source. */
-function routeSource(route: RegisteredRoute): OperationSource & { template: string } {
+function routeSource(app: App, route: RegisteredRoute): OperationSource & { template: string } {
   const { template, params } = toOpenAPIPath(route.path);
   const d = route.definition;
   const owner = `Route ${route.method} ${route.path}`;
@@ -85,6 +90,7 @@ function routeSource(route: RegisteredRoute): OperationSource & { template: stri
     callbacks: d.callbacks,
     openapi: d.openapi,
     pathParams: params,
+    frameworkAnswers: app.frameworkAnswers(route),
   };
 }
 
@@ -133,17 +139,19 @@ export function generateOpenAPI(app: App, options: GenerateOpenAPIOptions): Open
   const schemes = options.securitySchemes ?? app.options.securitySchemes ?? {};
   const schemas = new SchemaRegistry(options.schemas);
   let problemDetails = false;
+  let validationProblem = false;
   const ctx: OperationContext = {
     schemas,
     defaultContentTypes: app.options.allowedContentTypes,
     securitySchemes: new Set(Object.keys(schemes)),
-    useProblemDetails: () => {
+    useProblemDetails: (kind) => {
       problemDetails = true;
+      if (kind === 'validation') validationProblem = true;
     },
   };
 
   const routes = app.registeredRoutes().filter((route) => route.definition.openapi?.exclude !== true);
-  const sources = routes.map(routeSource);
+  const sources = routes.map((route) => routeSource(app, route));
   const webhookSources = Object.entries(options.webhooks ?? {}).map(
     ([name, webhook]) => [name, webhookSource(name, webhook)] as const,
   );
@@ -213,6 +221,9 @@ export function generateOpenAPI(app: App, options: GenerateOpenAPIOptions): Open
   const components: NonNullable<OpenAPIDocument['components']> = {};
   if (problemDetails && schemas.components[PROBLEM_DETAILS] === undefined) {
     schemas.components[PROBLEM_DETAILS] = PROBLEM_DETAILS_SCHEMA;
+  }
+  if (validationProblem && schemas.components[VALIDATION_PROBLEM_DETAILS] === undefined) {
+    schemas.components[VALIDATION_PROBLEM_DETAILS] = VALIDATION_PROBLEM_DETAILS_SCHEMA;
   }
   if (Object.keys(schemas.components).length > 0) components.schemas = schemas.components;
   if (Object.keys(schemes).length > 0) {

@@ -4,6 +4,7 @@ import {
   type AnySchema,
   type AuthSpec,
   type CallbackMap,
+  type FrameworkAnswer,
   type HttpMethod,
   isExampleObject,
   type JsonSchema,
@@ -17,7 +18,8 @@ import {
 import { OpenAPIError } from './errors.ts';
 import { pascalCase } from './json-walk.ts';
 import type { PathParam } from './paths.ts';
-import { PROBLEM_DETAILS } from './problem.ts';
+import { PROBLEM_DETAILS, VALIDATION_PROBLEM_DETAILS } from './problem.ts';
+import { scalarMedia } from './scalar.ts';
 import type { SchemaRegistry, SchemaSite } from './schemas.ts';
 import type {
   Callback,
@@ -50,6 +52,8 @@ export interface OperationSource {
   readonly openapi?: RouteOpenAPIOptions | undefined;
   /** Path parameters of the route path (none for webhooks and callbacks). */
   readonly pathParams: readonly PathParam[];
+  /** What the framework answers on the route by itself (`App.frameworkAnswers`); none for webhooks. */
+  readonly frameworkAnswers?: readonly FrameworkAnswer[] | undefined;
 }
 
 /** What the builder needs from the document being generated. */
@@ -59,8 +63,8 @@ export interface OperationContext {
   readonly defaultContentTypes: readonly string[];
   /** Declared security scheme names. */
   readonly securitySchemes: ReadonlySet<string>;
-  /** Called when a response refers to the problem-document component. */
-  useProblemDetails(): void;
+  /** Called when a response refers to a problem-document component (the validation one, or the plain one). */
+  useProblemDetails(kind?: 'validation'): void;
 }
 
 // OpenAPI 3.1 §4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored;
@@ -257,10 +261,59 @@ function buildResponses(source: OperationSource, ctx: OperationContext): Record<
           examples[exampleName(example, index)] = namedExample(example, example.response.body);
         }
       });
-      if (Object.keys(examples).length > 0) media.content.examples = examples;
-      response.content = { [media.type]: media.content };
+      response.content = {};
+      for (const type of media.types) {
+        const entry: MediaType = { ...media.content };
+        // Under the scalar rule, a string example is what text/plain carries, any other what JSON does.
+        const fitting = media.byKind ? examplesSentAs(examples, type === TEXT_TYPE) : examples;
+        if (Object.keys(fitting).length > 0) entry.examples = fitting;
+        response.content[type] = entry;
+      }
     }
     out[String(status)] = response;
+  }
+  for (const answer of source.frameworkAnswers ?? []) addFrameworkAnswer(out, answer, ctx);
+  return sortedByStatus(out);
+}
+
+const PROBLEM_TYPE = 'application/problem+json';
+
+/**
+ * Lists an answer the framework gives by itself. A status the route declares keeps its description
+ * and content; the problem media type and the answer's headers are added where it lacks them, since
+ * the framework may still send its own problem document under that status.
+ */
+function addFrameworkAnswer(
+  out: Record<string, Response>,
+  answer: FrameworkAnswer,
+  ctx: OperationContext,
+): void {
+  const key = String(answer.status);
+  const response = (out[key] ??= { description: answer.description });
+  const content = (response.content ??= {});
+  if (content[PROBLEM_TYPE] === undefined) {
+    const validation = answer.problem === 'validation';
+    ctx.useProblemDetails(validation ? 'validation' : undefined);
+    const name = validation ? VALIDATION_PROBLEM_DETAILS : PROBLEM_DETAILS;
+    content[PROBLEM_TYPE] = { schema: { $ref: `#/components/schemas/${name}` } };
+  }
+  for (const [name, header] of Object.entries(answer.headers ?? {})) {
+    const headers = (response.headers ??= {});
+    // Header names are case-insensitive (RFC 9110 §5.1): a declared one, in any case, wins.
+    if (Object.keys(headers).some((declared) => declared.toLowerCase() === name.toLowerCase())) continue;
+    const h: Header = {
+      description: header.description,
+      schema: structuredClone(header.schema) as JsonSchema,
+    };
+    if (header.required === true) h.required = true;
+    headers[name] = h;
+  }
+}
+
+function sortedByStatus(responses: Record<string, Response>): Record<string, Response> {
+  const out: Record<string, Response> = {};
+  for (const key of Object.keys(responses).sort((a, b) => Number(a) - Number(b))) {
+    out[key] = responses[key] as Response;
   }
   return out;
 }
@@ -271,7 +324,7 @@ function responseMedia(
   status: number,
   spec: ResponseSpec,
   ctx: OperationContext,
-): { type: string; content: MediaType } | undefined {
+): { types: readonly string[]; content: MediaType; byKind?: boolean } | undefined {
   const override = source.openapi?.jsonSchema?.responses?.[status];
   if (spec.body !== undefined || override !== undefined) {
     const schema = ctx.schemas.schemaFor(
@@ -280,21 +333,37 @@ function responseMedia(
       site(source, `response ${status} body`, `response ${status}`),
       override,
     );
-    return { type: spec.contentType ?? 'application/json', content: { schema } };
+    if (spec.contentType !== undefined) return { types: [spec.contentType], content: { schema } };
+    // Without a declared type, a string goes out as text/plain and anything else as JSON (scalar.ts):
+    // the document lists the media types this schema's values are sent in, each with the schema.
+    const admits = scalarMedia(schema, ctx.schemas.components);
+    const types = [...(admits.json ? [JSON_TYPE] : []), ...(admits.text ? [TEXT_TYPE] : [])];
+    return { types: types.length === 0 ? [JSON_TYPE] : types, content: { schema }, byKind: true };
   }
   if (spec.contentType !== undefined) {
     const textual = spec.contentType.startsWith('text/') || !spec.contentType.includes('json');
-    return { type: spec.contentType, content: textual ? { schema: { type: 'string' } } : {} };
+    return { types: [spec.contentType], content: textual ? { schema: { type: 'string' } } : {} };
   }
   // RFC 9457: a declared error status without a schema is what Charter's errors send, a problem document.
   if (status >= 400) {
     ctx.useProblemDetails();
     return {
-      type: 'application/problem+json',
+      types: [PROBLEM_TYPE],
       content: { schema: { $ref: `#/components/schemas/${PROBLEM_DETAILS}` } },
     };
   }
   return undefined;
+}
+
+const JSON_TYPE = 'application/json';
+const TEXT_TYPE = 'text/plain';
+
+function examplesSentAs(examples: Record<string, Example>, text: boolean): Record<string, Example> {
+  const out: Record<string, Example> = {};
+  for (const [name, example] of Object.entries(examples)) {
+    if (!Object.hasOwn(example, 'value') || (typeof example.value === 'string') === text) out[name] = example;
+  }
+  return out;
 }
 
 function buildHeaders(
@@ -308,6 +377,7 @@ function buildHeaders(
   for (const [name, header] of Object.entries(spec.headers)) {
     const h: Header = {};
     if (header.description !== undefined) h.description = header.description;
+    if (header.required === true) h.required = true;
     h.schema =
       header.schema === undefined
         ? { type: 'string' }

@@ -17,3 +17,29 @@ export const PROBLEM_DETAILS_SCHEMA: JsonSchema = {
   required: ['title', 'status'],
   additionalProperties: true,
 };
+
+/** Component name of the validation problem a 422 from the pipeline answers with. */
+export const VALIDATION_PROBLEM_DETAILS = 'ValidationProblemDetails';
+
+/** The 422 problem: a problem document whose `issues` member lists each failure (core ValidationError). */
+export const VALIDATION_PROBLEM_DETAILS_SCHEMA: JsonSchema = {
+  description: 'The problem document of a request that does not match the route schemas.',
+  allOf: [{ $ref: `#/components/schemas/${PROBLEM_DETAILS}` }],
+  type: 'object',
+  properties: {
+    issues: {
+      type: 'array',
+      description: 'One entry per failure: where it is, the path into that part, and what is wrong.',
+      items: {
+        type: 'object',
+        properties: {
+          in: { type: 'string', enum: ['params', 'query', 'headers', 'body'] },
+          path: { type: 'array', items: { type: ['string', 'integer'] } },
+          message: { type: 'string' },
+        },
+        required: ['in', 'path', 'message'],
+      },
+    },
+  },
+  required: ['issues'],
+};

@@ -19,6 +19,11 @@ const unused = (): never => {
   throw new Error('not called');
 };
 
+/** The components the routes' own schemas made (the framework's problem documents left aside). */
+function ownSchemaNames(doc: { components?: { schemas?: Record<string, unknown> } }): string[] {
+  return Object.keys(doc.components?.schemas ?? {}).filter((n) => !n.endsWith('ProblemDetails'));
+}
+
 function newApp(): App {
   return new App({ logger: false });
 }
@@ -335,7 +340,7 @@ describe('$defs and self references', () => {
     bodyRoute(app, '/depots', z.object({ location: Address }));
     const doc = generateOpenAPI(app, { info });
     expectSelfContained(doc);
-    expect(Object.keys(doc.components?.schemas ?? {}).sort()).toEqual(['Address', 'Country']);
+    expect(ownSchemaNames(doc).sort()).toEqual(['Address', 'Country']);
     expect(doc.components?.schemas?.Address?.properties).toMatchObject({
       country: { $ref: `${COMPONENTS}Country` },
     });
@@ -569,7 +574,7 @@ describe('reused schemas', () => {
     bodyRoute(app, '/once', type({ a: 'string' }));
     const doc = generateOpenAPI(app, { info });
     expect(requestSchema(doc, '/once')).toMatchObject({ type: 'object' });
-    expect(doc.components).toBeUndefined();
+    expect(ownSchemaNames(doc)).toEqual([]);
   });
 
   test('an unnamed schema used by two routes is one component, named after its first use', () => {
@@ -580,7 +585,7 @@ describe('reused schemas', () => {
     const doc = generateOpenAPI(app, { info });
     expect(responseSchema(doc, '/a')).toEqual({ $ref: `${COMPONENTS}GetAResponse200` });
     expect(responseSchema(doc, '/b')).toEqual({ $ref: `${COMPONENTS}GetAResponse200` });
-    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['GetAResponse200']);
+    expect(ownSchemaNames(doc)).toEqual(['GetAResponse200']);
   });
 
   test('without an operationId the derived name comes from method and path', () => {
@@ -621,7 +626,7 @@ describe('reused schemas', () => {
     const doc = generateOpenAPI(app, { info });
     expect(requestSchema(doc, '/notes')).toEqual({ $ref: `${COMPONENTS}CreateNoteBody` });
     expect(responseSchema(doc, '/notes')).toEqual({ $ref: `${COMPONENTS}CreateNoteBody` });
-    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['CreateNoteBody']);
+    expect(ownSchemaNames(doc)).toEqual(['CreateNoteBody']);
   });
 
   test('a reused schema whose input and output differ gets one component per direction', () => {

@@ -10,7 +10,8 @@ import { registerCspReportRoute, type CspReportRouteOptions } from '../builtins/
 import { BootGuards, perimeterPlan, watchUnhandledRejections } from './app-security.ts';
 import type { AssertSecureConfigOptions, SecurityIssue } from './boot-guards.ts';
 import { hookList, phaseTable } from '../pipeline/hook-layers.ts';
-import type { IntrospectedRoute, RegisteredRoute } from '../types/index.ts';
+import type { FrameworkAnswer, IntrospectedRoute, RegisteredRoute } from '../types/index.ts';
+import { frameworkAnswers } from './framework-answers.ts';
 import {
   type HealthCheckOptions,
   type ReadinessCheckOptions,
@@ -21,7 +22,7 @@ import { introspectRoute } from './introspect.ts';
 import { type CloseListener, Lifecycle, type ShutdownListener } from './lifecycle.ts';
 import { type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './options.ts';
 import type { PluginInstalledListener } from './plugins.ts';
-import { Registry } from './registry.ts';
+import { Registry, type RouteRecord } from './registry.ts';
 import { Scope } from './scope.ts';
 import { introspectWithWs, registerWsRoute, type WsRouteInfo, wsRoutesOf } from '../websocket/route.ts';
 import type { WsHandler } from '../websocket/types.ts';
@@ -62,6 +63,7 @@ export class App extends Scope {
   #bootError: unknown;
   #peerResolver: ClientAddressResolver | undefined;
   #registered: readonly RegisteredRoute[] = [];
+  readonly #recordOf = new WeakMap<RegisteredRoute, RouteRecord>();
   #stopWatchingRejections: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
@@ -186,19 +188,36 @@ export class App extends Scope {
     const records = this.registry.records;
     if (this.#registered.length !== records.length) {
       this.#registered = Object.freeze(
-        records.map((record) =>
-          Object.freeze({
+        records.map((record) => {
+          const route = Object.freeze({
             method: record.definition.method,
             path: record.path,
             operationId: record.operationId,
             tags: record.tags,
             auth: record.auth,
             definition: record.definition,
-          }),
-        ),
+          });
+          this.#recordOf.set(route, record);
+          return route;
+        }),
       );
     }
     return this.#registered;
+  }
+
+  /**
+   * The answers the framework may give on a registered route by itself, without its handler: 400,
+   * 413 and 415 (routes with a body), 422 (routes that validate something), 431, the timeout status,
+   * 401/403 when auth covers the route, and what its hooks declare (a rate limit's 429), each an
+   * `application/problem+json` document. The OpenAPI document lists them beside the declared responses.
+   */
+  frameworkAnswers(route: RegisteredRoute): readonly FrameworkAnswer[] {
+    const record = this.#recordOf.get(route);
+    if (record === undefined) {
+      throw new TypeError("frameworkAnswers(route): pass a route from this App's registeredRoutes()");
+    }
+    const traits = this.registry.traitsOf(record);
+    return frameworkAnswers({ definition: record.definition, auth: record.auth, traits }, this.options);
   }
 
   /** Resolves once every plugin (async ones included) is installed. */

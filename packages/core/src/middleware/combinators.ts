@@ -56,6 +56,12 @@ function mergeSecrets(list: readonly HookTraits[]): HookTraits['secrets'] {
   return secrets.length === 0 ? undefined : secrets;
 }
 
+/** Every answer any of the sets may give: one of them may run and answer (OpenAPI documents them all). */
+function mergeAnswers(list: readonly HookTraits[]): HookTraits['answers'] {
+  const answers = list.flatMap((t) => t.answers ?? []);
+  return answers.length === 0 ? undefined : answers;
+}
+
 function traitsOf(list: readonly Hooks[]): HookTraits[] {
   return list.map((hooks) => hookTraitsOf(hooks) ?? {});
 }
@@ -163,6 +169,7 @@ export function every(...hooks: Hooks[]): Hooks {
       secrets: mergeSecrets(traits),
       trustsOrigin: mergeTrust(traits),
       replaysResponses: traits.some((t) => t.replaysResponses === true) || undefined,
+      answers: mergeAnswers(traits),
     }),
   );
 }
@@ -221,6 +228,7 @@ export function some(...hooks: Hooks[]): Hooks {
     secrets: mergeSecrets(traits),
     trustsOrigin: mergeTrust(traits),
     replaysResponses: traits.some((t) => t.replaysResponses === true) || undefined,
+    answers: mergeAnswers(traits),
   });
   const onRequestOnly = list.every((h) => h.preBody === undefined && h.beforeHandle === undefined);
   const hasOthers = list.some(
@@ -429,6 +437,7 @@ export function except(condition: ExceptCondition, hooks: Hooks): Hooks {
       secrets: inner.secrets,
       trustsOrigin: inner.trustsOrigin,
       replaysResponses: inner.replaysResponses,
+      answers: inner.answers,
     }),
   );
 }

@@ -14,7 +14,13 @@ import { clientIp } from '../pipeline/client-address.ts';
 import { contextClientIp } from '../pipeline/context.ts';
 import { InternalError, TooManyRequestsError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
-import type { AnyContext, Hooks } from '../types/index.ts';
+import {
+  type AnyContext,
+  type FrameworkAnswer,
+  type FrameworkAnswerHeader,
+  type Hooks,
+  withHookTraits,
+} from '../types/index.ts';
 import { memoryRateLimitStore, type RateLimitHit, type RateLimitStore } from './rate-limit-store.ts';
 import { setResponseHeaders, splitList } from '../pipeline/response-headers.ts';
 
@@ -229,6 +235,35 @@ function withMember(current: string | null, policy: string, member: string): str
  */
 export function rateLimit(options: RateLimitOptions): Hooks {
   const policy = resolveRateLimitOptions(options);
+  return withHookTraits(rateLimitHooks(policy), { answers: [rateLimitAnswer(policy.headers)] });
+}
+
+/** The 429 a limit answers, for the OpenAPI document of every route it covers. */
+function rateLimitAnswer(withFields: boolean): FrameworkAnswer {
+  const text = { type: 'string' } as const;
+  const headers: Record<string, FrameworkAnswerHeader> = {
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (RFC 9110 §10.2.3)',
+      schema: { type: 'integer', minimum: 0 },
+      required: true,
+    },
+  };
+  if (withFields) {
+    headers.RateLimit = {
+      description: 'Remaining quota, per policy (RFC 9651 list)',
+      schema: text,
+      required: true,
+    };
+    headers['RateLimit-Policy'] = {
+      description: 'The quota of each policy (RFC 9651 list)',
+      schema: text,
+      required: true,
+    };
+  }
+  return { status: 429, description: 'Too many requests: a rate limit is exhausted', headers };
+}
+
+function rateLimitHooks(policy: ResolvedRateLimitOptions): Hooks {
   const { windowMs, max, store, name, phase, failOpen, logger } = policy;
   const policyField = rateLimitPolicyField(name, max, windowMs);
   const snapshots = new Map<string, RateLimitHit>();

@@ -111,7 +111,10 @@ function serialise(
 ): Response {
   const status = result.status;
   const pending = ctx.pendingHeaders;
-  const noBody = body === undefined || body === null || NULL_BODY_STATUSES.has(status);
+  // A null body is no body, unless the status declares a body schema: then null is its JSON value,
+  // sent as `null` under application/json as the OpenAPI document says.
+  const noBody =
+    body === undefined || (body === null && plan.schema === undefined) || NULL_BODY_STATUSES.has(status);
   if (pending === undefined && result.headers === undefined) {
     // The common case: no extra headers, so the prebuilt header sets (content type plus the App's
     // security headers) are used as they are, and step 8 has nothing left to add. Streams, blobs

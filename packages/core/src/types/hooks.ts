@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../schema/index.ts';
 import type { AnyContext, PreBodyContext } from './context.ts';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -91,6 +92,33 @@ export interface HookTraits {
    * is not https); a production App refuses to boot with them (`insecure-in-production`).
    */
   insecureInProduction?: readonly string[];
+  /**
+   * Answers the hooks may give by themselves (a 429 from a rate limit, a 401 from an authenticator),
+   * so the OpenAPI document lists them on every route the hooks cover.
+   */
+  answers?: readonly FrameworkAnswer[];
+}
+
+/** A header field a framework answer carries, as the OpenAPI document describes it. */
+export interface FrameworkAnswerHeader {
+  readonly description: string;
+  /** A JSON Schema (the core builds no Standard Schema for its own fields). */
+  readonly schema: JsonSchema;
+  /** Sent on every such answer (OpenAPI 3.1 §4.8.21 `required`). */
+  readonly required?: boolean;
+}
+
+/**
+ * An answer the framework gives on a route by itself, with no handler involved: a malformed
+ * request (400), a body over the limit (413), a 422 from validation, a 429 from a rate limit...
+ * Each is an `application/problem+json` document (RFC 9457); `problem: 'validation'` says it is the
+ * validation problem, whose `issues` member lists what failed.
+ */
+export interface FrameworkAnswer {
+  readonly status: number;
+  readonly description: string;
+  readonly problem?: 'problem' | 'validation';
+  readonly headers?: Readonly<Record<string, FrameworkAnswerHeader>>;
 }
 
 /** The part of a CORS policy the App's guards need. */

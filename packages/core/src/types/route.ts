@@ -20,6 +20,8 @@ export const HTTP_METHODS: readonly HttpMethod[] = [
 export interface ResponseHeaderSpec {
   description?: string;
   schema?: AnySchema;
+  /** Sent on every response of this status (OpenAPI `required`; the contract tests check it is there). */
+  required?: boolean;
 }
 
 /** What a route answers with one status. */
@@ -28,7 +30,10 @@ export interface ResponseSpec<B extends AnySchema | undefined = AnySchema | unde
   description?: string;
   /** Validated before sending when the app's `validateResponses` is on. */
   body?: B;
-  /** Media type of the body; default `application/json` (strings without a schema: `text/plain`). */
+  /**
+   * Media type of the body. Default: a string value is sent as `text/plain; charset=utf-8`, any other
+   * value as `application/json` (the OpenAPI document lists each one the body schema admits).
+   */
   contentType?: string;
   headers?: Record<string, ResponseHeaderSpec>;
   examples?: Record<string, unknown>;
