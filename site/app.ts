@@ -27,6 +27,7 @@ import { optionalBearer } from './oauth/bearer.ts';
 import { createTokenService } from './oauth/tokens.ts';
 import { deprecationHeaders } from './pages/docs-md.ts';
 import { markdownRoutes, pageRoutes } from './pages/index.ts';
+import { negotiatePage } from './pages/negotiate.ts';
 import { requestLog } from './request-log.ts';
 
 /** The site's release, as `info.version` of its OpenAPI document and `serverInfo.version`. */
@@ -63,6 +64,11 @@ export interface SiteOptions {
 interface RoutePolicy {
   /** Counted against the shared quota (site.md lists 429 for it). */
   readonly limited: boolean;
+  /**
+   * Only its Markdown answers are counted (a page route: `.md` URLs, `Accept: text/markdown`);
+   * its HTML answers, for people, are not (site.md lists no 429 for them).
+   */
+  readonly markdownOnly?: boolean;
   /** Part of the JSON/Markdown APIs: echoes `API-Version`. */
   readonly api: boolean;
   /** Accepts an optional bearer token for this protected resource (`mcp`, `api/v1`, `md`, or `''`: the origin). */
@@ -90,13 +96,34 @@ const POLICIES: Readonly<Record<string, RoutePolicy>> = {
   '/docs-md/*path': { limited: true, api: true, resource: 'md' },
 };
 
-/** HTML pages (which also answer `.md` and `Accept: text/markdown`) share the quota; assets do not. */
+/**
+ * The quota is for the machine surfaces (site.md "Limits"). HTML pages, the search page and assets
+ * are not counted: readers behind one office NAT share an address. A page route's Markdown answers
+ * (`.md`, `Accept: text/markdown`) are the Markdown surface under another URL, and are counted.
+ */
 function policyOf(route: AnyRouteDefinition): RoutePolicy {
   const known = POLICIES[route.path];
   if (known !== undefined) return known;
-  if (route.path.startsWith('/assets/')) return { limited: false, api: false };
+  if (route.path.startsWith('/assets/') || route.path === '/search') return { limited: false, api: false };
   // Pages answer their Markdown form too (`.md`, Accept): a token sent there is checked as on /md.
-  return { limited: true, api: false, resource: 'md' };
+  return { limited: true, markdownOnly: true, api: false, resource: 'md' };
+}
+
+/** Whether a page route will answer Markdown (as `page-routes.ts` decides): its `.md` URL, or Accept. */
+function answersMarkdown(request: Request, accept: string | null): boolean {
+  if (new URL(request.url).pathname.endsWith('.md')) return true;
+  const choice = negotiatePage(accept);
+  return choice.type === 'text/markdown' || !choice.acceptable;
+}
+
+/** The quota, applied only to the Markdown answers of a page route. */
+function limitMarkdownAnswers(limit: Hooks): Hooks {
+  return {
+    preBody(ctx) {
+      const accept = (ctx.headers as Readonly<Record<string, string | undefined>>).accept ?? null;
+      if (answersMarkdown(ctx.request, accept)) return limit.preBody?.(ctx);
+    },
+  };
 }
 
 // The schemas of `header-schemas.ts`, which loads arktype: read only by the OpenAPI document.
@@ -143,7 +170,7 @@ function withPolicy(
 ): AnyRouteDefinition {
   const before: Hooks[] = [];
   if (policy.api) before.push(hooks.apiVersion);
-  if (policy.limited) before.push(hooks.limit);
+  if (policy.limited) before.push(policy.markdownOnly ? hooks.limitMarkdown : hooks.limit);
   if (takesToken(route, policy)) before.push(hooks.bearer(policy.resource ?? ''));
   if (route.path === '/docs-md' || route.path === '/docs-md/*path') before.push(hooks.deprecated);
   // Read-only documents are public: a script on any origin may read them (no credentials).
@@ -192,6 +219,8 @@ interface SiteHooks {
   readonly deprecated: Hooks;
   readonly readableAnywhere: Hooks;
   readonly limit: Hooks;
+  /** `limit` for the Markdown answers of the page routes only. */
+  readonly limitMarkdown: Hooks;
   bearer(resource: string): Hooks;
 }
 
@@ -325,18 +354,20 @@ export function createSite(options: SiteOptions): App {
   });
   const tokens = createTokenService({ origin, key: options.tokenKey, now: options.now });
   const bearers = new Map<string, Hooks>();
+  const limit = rateLimit({
+    windowMs: quota.windowMs,
+    max: quota.max,
+    phase: 'preBody',
+    legacyHeaders: true,
+    store: options.rateLimitStore,
+    logger: options.logger === false ? undefined : app.logger,
+  });
   const siteHooks: SiteHooks = {
     apiVersion: apiVersionEcho(),
     deprecated: deprecationSignals(origin),
     readableAnywhere: publicCors,
-    limit: rateLimit({
-      windowMs: quota.windowMs,
-      max: quota.max,
-      phase: 'preBody',
-      legacyHeaders: true,
-      store: options.rateLimitStore,
-      logger: options.logger === false ? undefined : app.logger,
-    }),
+    limit,
+    limitMarkdown: limitMarkdownAnswers(limit),
     bearer(resource) {
       let hooks = bearers.get(resource);
       if (hooks === undefined) {

@@ -11,10 +11,11 @@ import type { ContentSite } from '../content/types.ts';
 import { apiCatalogRoute } from '../discovery/api-catalog.ts';
 import { openapiRoute } from '../discovery/openapi.ts';
 import { FAVICON_URL } from '../html/index.ts';
-import { createSearchIndex, type SearchIndex } from '../mcp/search.ts';
+import type { SearchIndex } from '../mcp/search.ts';
 import { serverCardRoute } from '../mcp/server-card.ts';
 import { docsMcpServer } from '../mcp/server.ts';
 import { oauthRoutes } from '../oauth/routes.ts';
+import { searchIndexOf } from '../search/index-cache.ts';
 import type { TokenService } from '../oauth/tokens.ts';
 import { lifecycle } from './lifecycle.ts';
 import { apiRoutes, type IndexedEndpoint } from './routes.ts';
@@ -42,7 +43,8 @@ function searchIndexOnFirstUse(content: ContentSite): SearchIndex {
   let index: SearchIndex | undefined;
   return Object.freeze({
     search: (...args: Parameters<SearchIndex['search']>) => {
-      index ??= createSearchIndex(content.pages);
+      // The index the search page uses too (`site/search`): built once, whoever asks first.
+      index ??= searchIndexOf(content);
       return index.search(...args);
     },
     // `createSearchIndex` indexes every page.

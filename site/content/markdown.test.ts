@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { renderMarkdown } from './markdown.ts';
+import { highlightedLines, renderMarkdown } from './markdown.ts';
 
 const html = (markdown: string): string => renderMarkdown(markdown).html;
 
@@ -281,5 +281,43 @@ describe('renderMarkdown: links and text', () => {
       '# Title\n\nSome **bold**   and [a link](https://e.x) &amp; `code`.\n\n```ts\nconst  a = 1;\n```\n\n| h |\n| - |\n| cell |\n\n<b>raw</b>',
     );
     expect(out.text).toBe('Title Some bold and a link & code. const a = 1; h cell <b>raw</b>');
+  });
+});
+
+describe('code blocks', () => {
+  test('are wrapped for the copy button, highlighted, with no line markup by default', () => {
+    const { html } = renderMarkdown('```ts\nconst a = 1;\n```\n');
+    expect(html).toStartWith(
+      '<div class="code-block"><pre class="code" data-lang="ts"><code class="language-ts">',
+    );
+    expect(html).not.toContain('class="line');
+  });
+
+  test('mark the lines an info string names, {3-4,6} style', () => {
+    const { html } = renderMarkdown('```ts {2-3,5}\na;\nb;\nc;\nd;\ne;\n```\n');
+    const lines = html.match(/<span class="line[^"]*">/g);
+    expect(lines).toEqual([
+      '<span class="line">',
+      '<span class="line highlighted">',
+      '<span class="line highlighted">',
+      '<span class="line">',
+      '<span class="line highlighted">',
+    ]);
+  });
+
+  test('close and reopen a token that runs over a line end, so each line is well formed', () => {
+    const { html } = renderMarkdown('```ts {2}\n/* one\ntwo */ const x = 1;\n```\n');
+    expect(html).toContain(
+      '<span class="line"><span class="tok-comment">/* one</span></span>\n<span class="line highlighted"><span class="tok-comment">two */</span>',
+    );
+  });
+
+  test('read markers defensively: bad parts are skipped, huge ranges capped', () => {
+    expect([...highlightedLines('ts {1, 3-2 ,,4}')]).toEqual([1, 4]);
+    expect(highlightedLines('ts {1,x}').size).toBe(0);
+    expect(highlightedLines('ts {1-9999}').size).toBe(2_000);
+    expect(highlightedLines('ts {1-99999}').size).toBe(0);
+    expect(highlightedLines('ts').size).toBe(0);
+    expect(highlightedLines(undefined).size).toBe(0);
   });
 });

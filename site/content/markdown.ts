@@ -17,7 +17,13 @@ import { Slugger } from './slug.ts';
 import { blocksText, inlineText } from './text.ts';
 
 /** Element ids the page layout uses; headings never take them. */
-export const LAYOUT_IDS: readonly string[] = ['main-content', 'site-navigation', 'table-of-contents'];
+export const LAYOUT_IDS: readonly string[] = [
+  'main-content',
+  'site-navigation',
+  'table-of-contents',
+  'site-search',
+  'search-query',
+];
 
 /** A link found in the Markdown, as `rewriteHref` saw it. */
 export interface MarkdownLink {
@@ -209,7 +215,55 @@ function codeBlock(token: Tokens.Code): string {
   const label = lang === undefined ? '' : ` data-lang="${lang}"`;
   const className = lang === undefined ? '' : ` class="language-${lang}"`;
   const code = token.text.endsWith('\n') ? token.text.slice(0, -1) : token.text;
-  return `<pre class="code"${label}><code${className}>${highlight(code, lang)}</code></pre>\n`;
+  const marked = highlightedLines(token.lang);
+  const html = highlight(code, lang);
+  const body = marked.size === 0 ? html : markLines(html, marked);
+  return `<div class="code-block"><pre class="code"${label}><code${className}>${body}</code></pre></div>\n`;
+}
+
+/** Most lines one `{...}` marker may name: a guard against `{1-99999999}`. */
+const MAX_MARKED_LINE = 2_000;
+
+/**
+ * The lines an info string marks for highlighting, 1-based: ` ```ts {3-4,7} ` marks lines 3, 4 and
+ * 7 (the convention of most documentation tools). Anything else after the language is ignored.
+ */
+export function highlightedLines(info: string | undefined): ReadonlySet<number> {
+  const lines = new Set<number>();
+  const marker = /\{([0-9,\s-]{1,64})\}/.exec(info ?? '');
+  if (marker === null) return lines;
+  for (const part of (marker[1] as string).split(',')) {
+    const range = /^\s*(\d{1,4})\s*(?:-\s*(\d{1,4}))?\s*$/.exec(part);
+    if (range === null) continue;
+    const from = Number(range[1]);
+    const to = range[2] === undefined ? from : Number(range[2]);
+    for (let line = from; line <= Math.min(to, MAX_MARKED_LINE); line++) if (line > 0) lines.add(line);
+  }
+  return lines;
+}
+
+/**
+ * Wraps each line of highlighted HTML in `<span class="line">` (`line highlighted` for the marked
+ * ones). The highlighter's spans never nest, so a token that runs over a line end (a block comment,
+ * a template string) is closed before it and opened again after it.
+ */
+function markLines(html: string, marked: ReadonlySet<number>): string {
+  const out: string[] = [];
+  let open = '';
+  html.split('\n').forEach((text, index) => {
+    let line = open + text;
+    const lastOpen = text.lastIndexOf('<span');
+    const lastClose = text.lastIndexOf('</span>');
+    if (lastOpen > lastClose) {
+      open = text.slice(lastOpen, text.indexOf('>', lastOpen) + 1);
+      line += '</span>';
+    } else if (lastClose === -1 && open !== '') {
+      line += '</span>';
+    } else open = '';
+    const className = marked.has(index + 1) ? 'line highlighted' : 'line';
+    out.push(`<span class="${className}">${line}</span>`);
+  });
+  return out.join('\n');
 }
 
 /** The info string's first word, if it is a plain language name (letters, digits, `+#.-`). */

@@ -1,13 +1,22 @@
 import { describe, expect, test } from 'bun:test';
 import { highlight } from '../content/highlight.ts';
-import { FAVICON_SVG, FAVICON_URL, SITE_ASSETS, STYLESHEET_URL } from './assets.ts';
+import {
+  FAVICON_SVG,
+  FAVICON_URL,
+  SCRIPT_INTEGRITY,
+  SCRIPT_URL,
+  SITE_ASSETS,
+  STYLESHEET_URL,
+} from './assets.ts';
+import { SITE_JS } from './page-script.ts';
 import { SITE_CSS } from './stylesheet.ts';
 
 const sha256 = (body: Uint8Array): string => new Bun.CryptoHasher('sha256').update(body).digest('hex');
 
 describe('SITE_ASSETS', () => {
-  test('holds the stylesheet and the favicon under content-hashed URLs', () => {
-    expect([...SITE_ASSETS.keys()]).toEqual([STYLESHEET_URL, FAVICON_URL]);
+  test('holds the stylesheet, the favicon and the script under content-hashed URLs', () => {
+    expect([...SITE_ASSETS.keys()]).toEqual([STYLESHEET_URL, FAVICON_URL, SCRIPT_URL]);
+    expect(SCRIPT_URL).toMatch(/^\/assets\/site\.[0-9a-f]{8}\.js$/);
     expect(STYLESHEET_URL).toMatch(/^\/assets\/site\.[0-9a-f]{8}\.css$/);
     expect(FAVICON_URL).toMatch(/^\/assets\/favicon\.[0-9a-f]{8}\.svg$/);
   });
@@ -64,5 +73,29 @@ describe('SITE_CSS', () => {
     ]) {
       expect(SITE_CSS).toContain(selector);
     }
+  });
+});
+
+describe('the site script', () => {
+  test('is served as JavaScript and its integrity value is the SHA-384 of those bytes', () => {
+    const script = SITE_ASSETS.get(SCRIPT_URL);
+    expect(script?.contentType).toBe('text/javascript; charset=utf-8');
+    expect(new TextDecoder().decode(script?.body)).toBe(SITE_JS);
+    const digest = new Bun.CryptoHasher('sha384').update(script!.body).digest('base64');
+    expect(SCRIPT_INTEGRITY).toBe(`sha384-${digest}`);
+  });
+
+  test('writes no HTML and evaluates no text (safe under a strict CSP and Trusted Types)', () => {
+    for (const sink of [
+      'innerHTML',
+      'outerHTML',
+      'insertAdjacentHTML',
+      'document.write',
+      'eval(',
+      'Function(',
+    ]) {
+      expect(SITE_JS).not.toContain(sink);
+    }
+    expect(SITE_JS).toContain('navigator.clipboard.writeText');
   });
 });

@@ -3,6 +3,7 @@
  * (`/assets/site.<hash8>.css`): a changed file gets a new URL, so the server may cache every asset
  * for a year as `immutable` (RFC 8246) and the pages always link the current one.
  */
+import { SITE_JS } from './page-script.ts';
 import { SITE_CSS } from './stylesheet.ts';
 
 /** One asset as the server sends it. */
@@ -38,6 +39,7 @@ function buildAsset(stem: string, extension: string, text: string, contentType: 
 
 const stylesheet = buildAsset('site', 'css', SITE_CSS, 'text/css; charset=utf-8');
 const favicon = buildAsset('favicon', 'svg', FAVICON_SVG, 'image/svg+xml');
+const script = buildAsset('site', 'js', SITE_JS, 'text/javascript; charset=utf-8');
 
 /** URL of the stylesheet: `/assets/site.<hash8>.css`. */
 export const STYLESHEET_URL: string = stylesheet.url;
@@ -45,9 +47,18 @@ export const STYLESHEET_URL: string = stylesheet.url;
 /** URL of the favicon: `/assets/favicon.<hash8>.svg`. */
 export const FAVICON_URL: string = favicon.url;
 
+/** URL of the pages' script: `/assets/site.<hash8>.js`. */
+export const SCRIPT_URL: string = script.url;
+
+/**
+ * The script's Subresource Integrity value (W3C SRI §3.1, `sha384-<base64>`): the page refuses a
+ * script whose bytes differ from the ones it was built with.
+ */
+export const SCRIPT_INTEGRITY: string = `sha384-${new Bun.CryptoHasher('sha384').update(script.body).digest('base64')}`;
+
 /** Every asset, keyed by its URL path. */
 export const SITE_ASSETS: ReadonlyMap<string, SiteAsset> = new Map(
-  [stylesheet, favicon].map(({ url, body, contentType, etag }) => [
+  [stylesheet, favicon, script].map(({ url, body, contentType, etag }) => [
     url,
     Object.freeze({ body, contentType, etag }),
   ]),

@@ -1,10 +1,23 @@
 import { describe, expect, test } from 'bun:test';
 import { buildContent } from '../content/build.ts';
 import type { ContentEntry } from '../content/types.ts';
-import { FAVICON_URL, STYLESHEET_URL } from './assets.ts';
-import { PAGE_CSP, renderNotFoundDocument, renderPageDocument } from './document.ts';
+import { FAVICON_URL, SCRIPT_INTEGRITY, SCRIPT_URL, STYLESHEET_URL } from './assets.ts';
+import {
+  editableFileOf,
+  PAGE_CSP,
+  renderNotFoundDocument,
+  renderPageDocument,
+  wantedPagePath,
+} from './document.ts';
+import { PACKAGE_VERSION, REPOSITORY_URL, repositoryUrlOf } from './project.ts';
 
 const HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
+
+/** The one script tag a page may hold: the site's, by URL, with its SRI hash. */
+const SITE_SCRIPT = `<script src="${SCRIPT_URL}" integrity="${SCRIPT_INTEGRITY}" defer></script>`;
+
+/** The page without the site's own script tag. */
+const withoutSiteScript = (html: string): string => html.replace(SITE_SCRIPT, '');
 
 function page(
   file: string,
@@ -151,7 +164,7 @@ describe('renderPageDocument', () => {
 
   test('escapes a hostile title and description everywhere they appear', () => {
     const html = render('docs/hostile');
-    expect(html).not.toContain('<script');
+    expect(withoutSiteScript(html)).not.toContain('<script');
     expect(html).not.toContain('<img');
     expect(html).toContain('<title>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('<meta name="description" content="&quot;&gt;&lt;script&gt;');
@@ -159,10 +172,11 @@ describe('renderPageDocument', () => {
     expect(render('docs/jwt')).toContain('<span class="pager-title">&quot;&gt;&lt;script&gt;');
   });
 
-  test('has no script, no inline style and no event handler attribute on any page', () => {
+  test('has only the site script, no inline style and no event handler attribute on any page', () => {
     for (const entry of site.pages) {
       const html = renderPageDocument(site, entry, { origin: ORIGIN });
-      expect(html).not.toContain('<script');
+      expect(html).toContain(SITE_SCRIPT);
+      expect(withoutSiteScript(html)).not.toContain('<script');
       expect(html).not.toContain('<style');
       const names = attributeNames(html);
       expect(names).toContain('href');
@@ -187,7 +201,7 @@ describe('renderNotFoundDocument', () => {
 
   test('escapes the requested path and cuts a long one', () => {
     const html = renderNotFoundDocument(site, { origin: ORIGIN, path: `/${HOSTILE}${'a'.repeat(500)}` });
-    expect(html).not.toContain('<script');
+    expect(withoutSiteScript(html)).not.toContain('<script');
     expect(html).not.toContain('<img');
     expect(html).toContain('a…</code>');
     expect(html).not.toContain('a'.repeat(300));
@@ -199,9 +213,93 @@ describe('renderNotFoundDocument', () => {
 });
 
 describe('PAGE_CSP', () => {
-  test('allows no script and only same-origin styles', () => {
+  test('allows same-origin scripts and styles only, nothing inline, forms only to the origin', () => {
     expect(PAGE_CSP).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
+    expect(PAGE_CSP).not.toContain('unsafe');
+  });
+});
+
+describe('the project parts of every page', () => {
+  test('the header has a GET search form, the version and the repository link', () => {
+    const html = render('docs/jwt');
+    expect(html).toContain('<form class="search-form" role="search" action="/search" method="get">');
+    expect(html).toContain('<input id="site-search" type="search" name="q" maxlength="200"');
+    expect(html).toContain(
+      `<a class="version" href="/changelog" title="What changed in each release">v${PACKAGE_VERSION}</a>`,
+    );
+    expect(html).toContain(`<a class="repo-link" href="${REPOSITORY_URL}" rel="noopener">GitHub</a>`);
+    expect(html).toContain(`<li><a href="${REPOSITORY_URL}" rel="noopener">Source on GitHub</a></li>`);
+  });
+
+  test('a page links the file to edit on GitHub', () => {
+    expect(render('docs/jwt')).toContain(`href="${REPOSITORY_URL}/edit/main/content/docs/jwt.md"`);
+    expect(render('docs')).toContain(`href="${REPOSITORY_URL}/edit/main/content/docs/index.md"`);
+    expect(render('index')).toContain(`href="${REPOSITORY_URL}/edit/main/content/index.md"`);
+  });
+
+  test('the table of contents is also folded above the article, for narrow screens', () => {
+    const html = render('docs/jwt');
+    expect(html).toContain('<details class="toc-inline">\n<summary>On this page</summary>');
+    expect(html.indexOf('<details class="toc-inline">')).toBeLessThan(html.indexOf('<article>'));
+    expect(render('docs')).not.toContain('toc-inline');
+  });
+
+  test('the navigation has a close link for the narrow-screen menu', () => {
+    expect(render('docs/jwt')).toContain('<a class="menu-close" href="#main-content">Close menu</a>');
+    expect(render('docs/jwt')).toContain('<a class="menu-link" href="#site-navigation">Menu</a>');
+  });
+});
+
+describe('editableFileOf', () => {
+  const at = (path: string) => site.byPath(path)!;
+  test('maps a page back to its content file, the changelog to CHANGELOG.md, the reference to none', () => {
+    expect(editableFileOf(at('docs/jwt'))).toBe('content/docs/jwt.md');
+    expect(editableFileOf(at('errors'))).toBe('content/errors/index.md');
+    expect(editableFileOf({ ...at('index'), path: 'changelog' })).toBe('CHANGELOG.md');
+    expect(
+      editableFileOf({ ...at('docs/jwt'), section: 'reference', path: 'reference/jwt' }),
+    ).toBeUndefined();
+  });
+});
+
+describe('the HTML 404 page', () => {
+  test('lists the closest pages, linked by their HTML URL, as the Markdown 404 does', () => {
+    const html = renderNotFoundDocument(site, { origin: ORIGIN, path: '/docs/jwtt' });
+    expect(html).toContain('<h2 id="closest-pages">Closest pages</h2>');
+    const start = html.indexOf('<ul class="closest-pages">');
+    const list = html.slice(start, html.indexOf('</ul>', start));
+    expect(list).toStartWith(
+      '<ul class="closest-pages">\n<li><a href="/docs/jwt">JSON Web Tokens</a>: About JSON Web Tokens.</li>',
+    );
+    expect(list.match(/<li>/g)!.length).toBeLessThanOrEqual(5);
+    expect(html).toContain('<a href="/search">Search the documentation</a>');
+  });
+
+  test('reads the page path out of .md and /md/ URLs', () => {
+    expect(wantedPagePath('/docs/jwtt.md')).toBe('docs/jwtt');
+    expect(wantedPagePath('/md/docs/jwtt')).toBe('docs/jwtt');
+    expect(wantedPagePath('/')).toBe('index');
+    expect(wantedPagePath('/docs/')).toBe('docs');
+  });
+});
+
+describe('repositoryUrlOf', () => {
+  test('reads the GitHub forms of a package.json repository field', () => {
+    expect(repositoryUrlOf('https://github.com/acme/charter')).toBe('https://github.com/acme/charter');
+    expect(repositoryUrlOf({ type: 'git', url: 'git+https://github.com/acme/charter.git' })).toBe(
+      'https://github.com/acme/charter',
+    );
+    expect(repositoryUrlOf('github:acme/charter')).toBe('https://github.com/acme/charter');
+  });
+
+  test('refuses a missing, foreign or placeholder value', () => {
+    expect(repositoryUrlOf(undefined)).toBeUndefined();
+    expect(repositoryUrlOf({})).toBeUndefined();
+    expect(repositoryUrlOf('https://gitlab.com/acme/charter')).toBeUndefined();
+    expect(repositoryUrlOf('https://github.com/OWNER/charter')).toBeUndefined();
+    expect(repositoryUrlOf('https://github.com/<owner>/charter')).toBeUndefined();
+    expect(repositoryUrlOf('javascript:alert(1)')).toBeUndefined();
   });
 });

@@ -3,17 +3,36 @@
  * module serves them with `Content-Security-Policy: PAGE_CSP`.
  */
 import { escapeHtml } from '../content/escape.ts';
+import { pathSuggestionsOf } from '../content/path-suggestions.ts';
 import type { ContentSite, Page } from '../content/types.ts';
 import { renderLayout, SITE_NAME } from './layout.ts';
-import { renderTableOfContents } from './navigation.ts';
+import { renderInlineTableOfContents, renderTableOfContents } from './navigation.ts';
+import { editUrl } from './project.ts';
 
 /**
- * The Content-Security-Policy the pages are built for (CSP Level 3): no script at all, styles and
- * images from the origin only (images may also be `data:`), no `<base>`, no form submission, no
- * framing.
+ * The Content-Security-Policy the pages are built for (CSP Level 3): scripts, styles and images
+ * from the origin only (images may also be `data:`; the one script also carries an SRI hash), no
+ * inline script or style, no `<base>`, forms submit only to the origin (the search box), no
+ * framing, no fetch/XHR/WebSocket (`connect-src` falls back to `'none'`).
  */
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** How many nearby pages the HTML 404 suggests (the Markdown 404 lists as many). */
+export const NOT_FOUND_SUGGESTIONS = 5;
+
+/**
+ * The repository file a reader edits to change `page`: its Markdown under `content/`, the root
+ * `CHANGELOG.md` for the changelog, or undefined for pages generated from the package itself
+ * (the API reference: its text comes from the doc comments in `packages/`).
+ */
+export function editableFileOf(page: Page): string | undefined {
+  if (page.section === 'reference') return undefined;
+  if (page.path === 'changelog') return 'CHANGELOG.md';
+  // `paths.ts` in reverse: a section's root page (`docs`) is its folder's index.md.
+  if (page.section !== '' && page.path === page.section) return `content/${page.section}/index.md`;
+  return `content/${page.path}.md`;
+}
 
 /** Options of `renderPageDocument` and `renderNotFoundDocument`. */
 export interface DocumentOptions {
@@ -50,8 +69,14 @@ export function renderPageDocument(site: ContentSite, page: Page, options: Docum
   ].join('\n');
   // Pages normally open with their own `# Title`; one that does not still gets a heading.
   const heading = page.html.includes('<h1') ? '' : `<h1>${escapeHtml(page.title)}</h1>\n`;
-  const main = `<article>
+  const file = editableFileOf(page);
+  const meta =
+    file === undefined
+      ? '<p class="page-meta">Generated from the declarations and doc comments of the <code>charter</code> package.</p>'
+      : `<p class="page-meta"><a href="${escapeHtml(editUrl(file))}" rel="noopener">Edit this page on GitHub</a></p>`;
+  const main = `${renderInlineTableOfContents(page.headings)}<article>
 ${heading}${page.html}</article>
+${meta}
 ${renderPager(site, page)}`;
   return renderLayout(site, {
     title,
@@ -64,14 +89,39 @@ ${renderPager(site, page)}`;
   });
 }
 
-/** The HTML 404 document: says what was not found, links home and to the Markdown index, keeps the navigation. */
+/**
+ * The page path a requested URL path would have named: `/docs/jwtt` and `/docs/jwtt.md` give
+ * `docs/jwtt`, `/md/docs/jwtt` too; `/` and `` give `index`.
+ */
+export function wantedPagePath(requested: string): string {
+  const path = requested.replace(/^\/+/, '').replace(/^md\//, '').replace(/\.md$/, '').replace(/\/+$/, '');
+  return path === '' ? 'index' : path;
+}
+
+/**
+ * The HTML 404 document: says what was not found, lists the pages whose path is closest (as the
+ * Markdown 404 does), links home, the search and the Markdown index, keeps the navigation.
+ */
 export function renderNotFoundDocument(site: ContentSite, options: NotFoundDocumentOptions): string {
   resolveOrigin(options.origin);
   const shown = options.path.length > 200 ? `${options.path.slice(0, 200)}…` : options.path;
+  const near = pathSuggestionsOf(site.pages)
+    .closest(wantedPagePath(options.path), NOT_FOUND_SUGGESTIONS)
+    .map((index) => site.pages[index] as Page);
+  const closest =
+    near.length === 0
+      ? ''
+      : `<h2 id="closest-pages">Closest pages</h2>
+<ul class="closest-pages">
+${near.map((page) => `<li><a href="${escapeHtml(page.url)}">${escapeHtml(page.title)}</a>: ${escapeHtml(page.description)}</li>`).join('\n')}
+</ul>
+`;
   const main = `<article>
 <h1>Page not found</h1>
 <p>There is no page at <code>${escapeHtml(shown)}</code>.</p>
+${closest}<h2 id="start-here">Start here</h2>
 <ul>
+<li><a href="/search">Search the documentation</a></li>
 <li><a href="/">Go to the home page</a></li>
 <li><a href="/md/index">Read the home page as Markdown</a></li>
 <li><a href="/llms.txt">Read the index for agents (llms.txt)</a></li>

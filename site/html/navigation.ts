@@ -19,14 +19,16 @@ ${items.join('\n')}
 </ul>
 </section>`;
   });
+  // On a narrow screen the navigation is hidden until the header's "Menu" link targets it (CSS
+  // `:target`, no script); "Close menu" moves the target away again.
   return `<nav id="site-navigation" class="sidebar" aria-label="Documentation">
+<a class="menu-close" href="#main-content">Close menu</a>
 ${sections.join('\n')}
 </nav>`;
 }
 
-/** The table of contents: h2 entries with their h3 entries nested; empty when the page has none. */
-export function renderTableOfContents(headings: readonly PageHeading[]): string {
-  if (headings.length === 0) return '';
+/** The table of contents' list: h2 entries with their h3 entries nested. */
+function tableOfContentsList(headings: readonly PageHeading[]): string {
   const groups: { heading: PageHeading; children: PageHeading[] }[] = [];
   for (const heading of headings) {
     const last = groups.at(-1);
@@ -42,12 +44,33 @@ export function renderTableOfContents(headings: readonly PageHeading[]): string 
         : `\n<ol>\n${children.map((child) => `<li>${link(child)}</li>`).join('\n')}\n</ol>`;
     return `<li>${link(heading)}${nested}</li>`;
   });
+  return `<ol>
+${items.join('\n')}
+</ol>`;
+}
+
+/** The table of contents beside the article on wide screens; empty when the page has no h2/h3. */
+export function renderTableOfContents(headings: readonly PageHeading[]): string {
+  if (headings.length === 0) return '';
   return `<aside class="toc">
 <nav id="table-of-contents" aria-label="On this page">
 <h2 class="toc-title">On this page</h2>
-<ol>
-${items.join('\n')}
-</ol>
+${tableOfContentsList(headings)}
 </nav>
 </aside>`;
+}
+
+/**
+ * The same table of contents above the article, folded (`details`), for screens too narrow for
+ * the column beside it; the stylesheet shows one or the other.
+ */
+export function renderInlineTableOfContents(headings: readonly PageHeading[]): string {
+  if (headings.length === 0) return '';
+  return `<details class="toc-inline">
+<summary>On this page</summary>
+<nav aria-label="On this page (folded)">
+${tableOfContentsList(headings)}
+</nav>
+</details>
+`;
 }

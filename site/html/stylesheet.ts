@@ -11,9 +11,12 @@ export const SITE_CSS = `/* Charter documentation site */
   color-scheme: light dark;
   --font-body: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif;
   --font-code: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
+  /* Prose lines stay near 75 characters; code blocks and tables may use the whole column. */
   --measure: 46rem;
-  --sidebar: 16rem;
-  --toc: 14rem;
+  /* Wide enough for a 100-column code block (0.875em monospace, padding and border included). */
+  --column: 58rem;
+  --sidebar: 15rem;
+  --toc: 13rem;
   --radius: 6px;
 
   --bg: #ffffff;
@@ -122,10 +125,73 @@ a:hover {
 /* Header and footer */
 .site-header {
   display: flex;
-  align-items: baseline;
-  gap: 1rem;
-  padding: 0.75rem 1.5rem;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem 1rem;
+  padding: 0.6rem 1.5rem;
   border-bottom: 1px solid var(--border);
+}
+
+.version {
+  padding: 0.05rem 0.45rem;
+  border: 1px solid var(--border);
+  border-radius: 999px;
+  color: var(--muted);
+  font-size: 0.8rem;
+  text-decoration: none;
+}
+
+.repo-link {
+  font-size: 0.9rem;
+}
+
+.search-form {
+  display: flex;
+  flex: 1 1 14rem;
+  gap: 0.4rem;
+  max-width: 28rem;
+  margin-left: auto;
+}
+
+.search-form input {
+  flex: 1 1 auto;
+  min-width: 0;
+  padding: 0.35rem 0.6rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--bg);
+  color: var(--text);
+  font: inherit;
+  font-size: 0.95rem;
+}
+
+.search-form button,
+.copy-button {
+  padding: 0.3rem 0.7rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--bg-subtle);
+  color: var(--text);
+  font: inherit;
+  font-size: 0.85rem;
+  cursor: pointer;
+}
+
+.search-form button:hover,
+.copy-button:hover {
+  border-color: var(--accent);
+}
+
+.visually-hidden {
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  margin: -1px;
+  padding: 0;
+  overflow: hidden;
+  clip-path: inset(50%);
+  white-space: nowrap;
+  border: 0;
 }
 
 .brand {
@@ -163,17 +229,20 @@ a:hover {
 }
 
 /*
- * Layout. Narrow screens: one column, the article first and the navigation after it (the header's
- * "Menu" link jumps there). From 50rem: the navigation in a sidebar. From 75rem: the table of contents too.
+ * Layout. Narrow screens: one column; the navigation waits above the article, hidden until the
+ * header's "Menu" link targets it (:target, no script), and the table of contents is folded at the
+ * top of the article. From 50rem: the navigation in a sidebar. From 88rem: the table of contents in
+ * a column of its own; below that it stays folded above the article, so that at 1280 px the article
+ * column holds a 100-column code block.
  */
 .page {
   display: grid;
   grid-template-columns: minmax(0, 1fr);
-  grid-template-areas: "main" "nav";
-  gap: 2rem;
-  max-width: 90rem;
+  grid-template-areas: "nav" "main";
+  gap: 1.5rem;
+  max-width: 92rem;
   margin: 0 auto;
-  padding: 1.5rem;
+  padding: 1.25rem 1.5rem;
 }
 
 .sidebar {
@@ -190,10 +259,58 @@ main {
   grid-area: toc;
 }
 
+.menu-link {
+  font-size: 0.9rem;
+}
+
+.menu-close {
+  display: none;
+}
+
+@media (max-width: 49.99rem) {
+  .sidebar {
+    display: none;
+  }
+
+  .sidebar:target {
+    display: block;
+    padding-bottom: 1rem;
+    border-bottom: 1px solid var(--border);
+  }
+
+  .sidebar:target .menu-close {
+    display: inline-block;
+    margin-bottom: 0.75rem;
+  }
+
+  .sidebar ul {
+    columns: 2 10rem;
+  }
+
+  .site-header {
+    padding: 0.6rem 1rem;
+  }
+
+  .page {
+    padding: 1rem;
+  }
+
+  .search-form {
+    order: 5;
+    flex-basis: 100%;
+    max-width: none;
+  }
+}
+
 @media (min-width: 50rem) {
   .page {
     grid-template-columns: var(--sidebar) minmax(0, 1fr);
     grid-template-areas: "nav main";
+    gap: 2rem;
+  }
+
+  .menu-link {
+    display: none;
   }
 
   .sidebar {
@@ -205,7 +322,7 @@ main {
   }
 }
 
-@media (min-width: 75rem) {
+@media (min-width: 88rem) {
   .page {
     grid-template-columns: var(--sidebar) minmax(0, 1fr) var(--toc);
     grid-template-areas: "nav main toc";
@@ -218,6 +335,10 @@ main {
     align-self: start;
     max-height: calc(100vh - 2rem);
     overflow-y: auto;
+  }
+
+  .toc-inline {
+    display: none;
   }
 }
 
@@ -237,7 +358,8 @@ main {
 }
 
 .sidebar ul,
-.toc ol {
+.toc ol,
+.toc-inline ol {
   margin: 0;
   padding: 0;
   list-style: none;
@@ -262,31 +384,35 @@ main {
   font-weight: 600;
 }
 
-.menu-link {
-  margin-left: auto;
+.toc-inline {
+  max-width: var(--measure);
+  margin: 0 0 1.25rem;
+  padding: 0.5rem 0.9rem;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--bg-subtle);
+}
+
+.toc-inline summary {
+  color: var(--muted);
   font-size: 0.9rem;
+  font-weight: 600;
+  cursor: pointer;
 }
 
-@media (min-width: 50rem) {
-  .menu-link {
-    display: none;
-  }
+.toc-inline nav {
+  margin-top: 0.5rem;
 }
 
-@media (max-width: 49.99rem) {
-  /* Narrow screens: the navigation is a compact block of columns after the article. */
-  .sidebar {
-    padding-top: 1rem;
-    border-top: 1px solid var(--border);
-  }
+.toc-inline a {
+  display: block;
+  padding: 0.15rem 0;
+  font-size: 0.9rem;
+  text-decoration: none;
+}
 
-  .tagline {
-    display: none;
-  }
-
-  .sidebar ul {
-    columns: 2 11rem;
-  }
+.toc-inline ol ol {
+  padding-left: 0.9rem;
 }
 
 .toc a {
@@ -305,9 +431,20 @@ main {
   padding-left: 0.9rem;
 }
 
-/* The article */
+/* The article: prose at the reading measure, code blocks and tables across the whole column. */
 article {
+  max-width: var(--column);
+}
+
+article > :is(p, ul, ol, blockquote, h1, h2, h3, h4, h5, h6, dl, hr),
+.page-meta {
   max-width: var(--measure);
+}
+
+.page-meta {
+  margin: 2rem 0 0;
+  color: var(--muted);
+  font-size: 0.9rem;
 }
 
 article h1,
@@ -409,12 +546,29 @@ pre {
   padding: 0.1em 0.35em;
   border-radius: 4px;
   background: var(--code-bg);
-  overflow-wrap: anywhere;
+  overflow-wrap: break-word;
 }
 
+/* In a table an identifier stays whole: the table scrolls sideways instead (.table-scroll). */
+td code,
+th code {
+  white-space: nowrap;
+  overflow-wrap: normal;
+}
+
+.code-block {
+  position: relative;
+  margin: 0 0 1rem;
+}
+
+.code-block pre.code {
+  margin: 0;
+}
+
+/* Long lines scroll inside their block (deliberately: wrapping code changes what it says). */
 pre.code {
   position: relative;
-  padding: 1rem;
+  padding: 1rem 1rem;
   overflow-x: auto;
   border: 1px solid var(--border);
   border-radius: var(--radius);
@@ -428,6 +582,7 @@ pre.code[data-lang]::before {
   position: absolute;
   top: 0.3rem;
   right: 0.6rem;
+  pointer-events: none;
   color: var(--muted);
   font-family: var(--font-body);
   font-size: 0.7rem;
@@ -436,6 +591,49 @@ pre.code[data-lang]::before {
 
 pre.code code {
   font-size: inherit;
+}
+
+.copy-button {
+  position: absolute;
+  top: 0.35rem;
+  right: 0.35rem;
+  padding: 0.1rem 0.5rem;
+  font-size: 0.75rem;
+  opacity: 0;
+}
+
+.code-block:hover .copy-button,
+.copy-button:focus-visible {
+  opacity: 1;
+}
+
+/* The button takes the corner where the language label sits. */
+.code-block:hover pre.code[data-lang]::before {
+  opacity: 0;
+}
+
+@media (hover: none) {
+  .copy-button {
+    opacity: 1;
+  }
+
+  .code-block:has(.copy-button) pre.code[data-lang]::before {
+    display: none;
+  }
+}
+
+/* Lines a guide points at (\`\`\`ts {3-4}) */
+pre.code .line {
+  display: inline-block;
+  min-width: 100%;
+}
+
+pre.code .line.highlighted {
+  margin: 0 -1rem;
+  padding: 0 1rem;
+  min-width: calc(100% + 2rem);
+  border-left: 3px solid var(--accent);
+  background: var(--current-bg);
 }
 
 .tok-keyword { color: var(--tok-keyword); }
@@ -511,6 +709,10 @@ th {
 @media print {
   .sidebar,
   .toc,
+  .toc-inline,
+  .search-form,
+  .copy-button,
+  .menu-link,
   .pager,
   .skip-link,
   .anchor {

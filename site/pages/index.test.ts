@@ -34,6 +34,11 @@ describe('pageRoutes and markdownRoutes together', () => {
       expect(route.summary).toBeString();
       expect(route.tags!.every((tag) => tag === 'pages' || tag === 'markdown')).toBe(true);
       expect(route.responses[200]).toBeDefined();
+      if (route.path === '/search') {
+        // Answers depend on the query: no entity tag, no 404; a bad `q` is a 422 problem.
+        expect(route.responses[422]).toBeDefined();
+        continue;
+      }
       expect(route.responses[304]).toBeDefined();
       if (route.path !== '/llms.txt') expect(route.responses[404]).toBeDefined();
     }

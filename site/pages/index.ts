@@ -9,8 +9,9 @@ import { assetRoute } from './assets.ts';
 import { docsMdRoutes } from './docs-md.ts';
 import { llmsRoute } from './llms.ts';
 import { mdRoutes } from './md-routes.ts';
-import type { PagesOptions } from './options.ts';
+import { type PagesOptions, resolvePagesOptions } from './options.ts';
 import { htmlPageRoutes } from './page-routes.ts';
+import { searchRoute } from '../search/route.ts';
 
 export { assetRoute } from './assets.ts';
 export {
@@ -34,10 +35,12 @@ export { ASSET_CACHE_CONTROL, NOT_FOUND_CACHE_CONTROL, PAGE_CACHE_CONTROL } from
 
 /**
  * The HTML page routes (`/`, `/docs`, `/docs/*path`, `/errors/*path`, the `.md` URLs of the
- * top-level pages) and `GET /assets/*name`. Left out of the OpenAPI document.
+ * top-level pages), the search page `GET /search` and `GET /assets/*name`. Left out of the OpenAPI
+ * document.
  */
 export function pageRoutes(options: PagesOptions): AnyRouteDefinition[] {
-  return [...htmlPageRoutes(options), assetRoute()];
+  const resolved = resolvePagesOptions(options, 'pageRoutes');
+  return [...htmlPageRoutes(options), searchRoute({ content: resolved.content }), assetRoute()];
 }
 
 /** The machine Markdown surfaces: `/md`, `/md/*path`, `/docs-md`, `/docs-md/*path` and `/llms.txt`. */
