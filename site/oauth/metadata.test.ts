@@ -11,10 +11,11 @@ import { PROTECTED_RESOURCES } from './resources.ts';
 const ORIGIN = 'https://docs.example';
 
 describe('authorizationServerMetadata', () => {
-  test('describes a client-credentials-only server with public clients (RFC 8414 §2)', () => {
+  test('describes a client-credentials-only server with public clients, its authorization endpoint advertised (RFC 8414 §2)', () => {
     const metadata = authorizationServerMetadata(ORIGIN);
     expect(metadata).toEqual({
       issuer: ORIGIN,
+      authorization_endpoint: `${ORIGIN}/oauth/authorize`,
       token_endpoint: `${ORIGIN}/oauth/token`,
       introspection_endpoint: `${ORIGIN}/oauth/introspect`,
       grant_types_supported: ['client_credentials'],
@@ -24,7 +25,6 @@ describe('authorizationServerMetadata', () => {
       scopes_supported: ['docs:read'],
       service_documentation: `${ORIGIN}/docs/site-apis`,
     });
-    expect('authorization_endpoint' in metadata).toBe(false);
     expect('code_challenge_methods_supported' in metadata).toBe(false);
     expect(AuthorizationServerMetadata(metadata) instanceof type.errors).toBe(false);
   });

@@ -21,6 +21,7 @@ export const AUTHORIZATION_ENDPOINT_PATH = '/oauth/authorize';
 /** Schema of the authorization server metadata document. */
 export const AuthorizationServerMetadata = type({
   issuer: 'string',
+  authorization_endpoint: 'string',
   token_endpoint: 'string',
   introspection_endpoint: 'string',
   grant_types_supported: 'string[]',
@@ -45,17 +46,19 @@ export const ProtectedResourceMetadata = type({
  * The RFC 8414 §2 document. `issuer` is the origin exactly, as clients compare it with the URL they
  * derived the metadata URL from (RFC 8414 §3.3).
  *
- * `authorization_endpoint` is left out: RFC 8414 §2 requires it "unless no grant types are
- * supported that use the authorization endpoint", and the only grant is `client_credentials`
- * (RFC 6749 §4.4), which never uses it. `/oauth/authorize` still answers, with the OAuth error
- * `unsupported_response_type`, for clients that try it anyway. `response_types_supported` is
- * required by RFC 8414 §2 and is empty for the same reason. Clients authenticate with nothing
+ * `authorization_endpoint` is advertised although the only grant, `client_credentials` (RFC 6749
+ * §4.4), never uses it: RFC 8414 §2 would let it be left out, but the official MCP SDKs
+ * (`@modelcontextprotocol/sdk` 1.x, `@modelcontextprotocol/client` 2.x) and the MCP inspector
+ * refuse a document without it, so an MCP client could not get a token by itself (issue 19).
+ * `/oauth/authorize` answers every call with the OAuth error `unsupported_response_type`, and
+ * `response_types_supported` (required by RFC 8414 §2) is empty: no response type is offered. Clients authenticate with nothing
  * (`none`, RFC 7591 §2): every client is public. No PKCE (`code_challenge_methods_supported`),
  * since there is no code flow.
  */
 export function authorizationServerMetadata(origin: string): typeof AuthorizationServerMetadata.infer {
   return {
     issuer: origin,
+    authorization_endpoint: `${origin}${AUTHORIZATION_ENDPOINT_PATH}`,
     token_endpoint: `${origin}${TOKEN_ENDPOINT_PATH}`,
     introspection_endpoint: `${origin}${INTROSPECTION_ENDPOINT_PATH}`,
     grant_types_supported: ['client_credentials'],

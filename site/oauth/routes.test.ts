@@ -46,7 +46,9 @@ describe('GET /.well-known/oauth-authorization-server', () => {
     expect(body.token_endpoint).toBe(`${ORIGIN}/oauth/token`);
     expect(body.introspection_endpoint).toBe(`${ORIGIN}/oauth/introspect`);
     expect(body.grant_types_supported).toEqual(['client_credentials']);
-    expect(body.authorization_endpoint).toBeUndefined();
+    // Advertised for the MCP SDKs, which refuse metadata without it; it offers no response type.
+    expect(body.authorization_endpoint).toBe(`${ORIGIN}/oauth/authorize`);
+    expect(body.response_types_supported).toEqual([]);
   });
 });
 
