@@ -77,5 +77,6 @@ export {
   type A2aTaskStore,
   type A2aMemoryTaskStoreOptions,
   memoryTaskStore,
+  selectTasks,
 } from './task-store.ts';
 export * from './client/index.ts';

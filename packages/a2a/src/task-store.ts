@@ -44,6 +44,14 @@ export interface A2aTaskStore {
   put(owner: string, task: A2aTask): Promise<void>;
   /** The owner's tasks matching the query, in ListTasks order. */
   list(owner: string, query: A2aTaskQuery): Promise<A2aTaskPage>;
+  /**
+   * Optional compare-and-set: writes `task` only if the stored task with its id belongs to `owner`
+   * and is still exactly `expected` (the task as `get` returned it, as JSON); answers whether it
+   * wrote. Atomic across every process sharing the store. With it the handler holds one agent turn
+   * per task across instances (the loser of a race gets -32004) and a cancel is never overwritten;
+   * without it, only within one process.
+   */
+  replaceIf?(owner: string, task: A2aTask, expected: A2aTask): Promise<boolean>;
 }
 
 /** Options of `memoryTaskStore`. */
@@ -81,6 +89,29 @@ export function compareTasks(a: A2aTaskCursor, b: A2aTaskCursor): number {
 /** The cursor of a task (a task without a timestamp sorts as the oldest). */
 export function cursorOf(task: A2aTask): A2aTaskCursor {
   return { timestamp: task.status.timestamp ?? '', id: task.id };
+}
+
+/**
+ * The page of `tasks` (one owner's) that `query` asks for: filtered, in ListTasks order, after the
+ * cursor, at most `limit`; shared by the stores so they list alike.
+ */
+export function selectTasks(tasks: Iterable<A2aTask>, query: A2aTaskQuery): A2aTaskPage {
+  const matching: A2aTask[] = [];
+  for (const task of tasks) {
+    if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
+    if (query.state !== undefined && task.status.state !== query.state) continue;
+    if (query.statusTimestampAfterMs !== undefined) {
+      const at = Date.parse(task.status.timestamp ?? '');
+      if (!(at >= query.statusTimestampAfterMs)) continue;
+    }
+    matching.push(task);
+  }
+  matching.sort((a, b) => compareTasks(cursorOf(a), cursorOf(b)));
+  const after = query.after;
+  const start =
+    after === undefined ? 0 : matching.findIndex((task) => compareTasks(cursorOf(task), after) > 0);
+  const page = start < 0 ? [] : matching.slice(start, start + query.limit);
+  return { tasks: page, totalSize: matching.length };
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -123,48 +154,44 @@ export function memoryTaskStore(options: A2aMemoryTaskStoreOptions = {}): A2aTas
     }
   };
 
+  const put = async (owner: string, task: A2aTask): Promise<void> => {
+    // The JSON text is both the size measure and the copy (a task is JSON on the wire anyway).
+    const json = JSON.stringify(task);
+    const size = encoder.encode(json).byteLength;
+    if (size > maxBytes) {
+      throw new RangeError(`memoryTaskStore: task ${task.id} is ${size} bytes, over maxBytes ${maxBytes}`);
+    }
+    const at = now();
+    sweep(at);
+    drop(task.id);
+    while (entries.size >= maxTasks || bytes + size > maxBytes) {
+      drop(entries.keys().next().value as string);
+    }
+    entries.set(task.id, { owner, task: JSON.parse(json) as A2aTask, writtenAt: at, size });
+    bytes += size;
+  };
+
   return {
     async get(owner, id) {
       sweep(now());
       const entry = entries.get(id);
       return entry === undefined || entry.owner !== owner ? undefined : structuredClone(entry.task);
     },
-    async put(owner, task) {
-      // The JSON text is both the size measure and the copy (a task is JSON on the wire anyway).
-      const json = JSON.stringify(task);
-      const size = encoder.encode(json).byteLength;
-      if (size > maxBytes) {
-        throw new RangeError(`memoryTaskStore: task ${task.id} is ${size} bytes, over maxBytes ${maxBytes}`);
-      }
-      const at = now();
-      sweep(at);
-      drop(task.id);
-      while (entries.size >= maxTasks || bytes + size > maxBytes) {
-        drop(entries.keys().next().value as string);
-      }
-      entries.set(task.id, { owner, task: JSON.parse(json) as A2aTask, writtenAt: at, size });
-      bytes += size;
-    },
+    put,
     async list(owner, query) {
       sweep(now());
-      const matching: A2aTask[] = [];
-      for (const entry of entries.values()) {
-        const task = entry.task;
-        if (entry.owner !== owner) continue;
-        if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
-        if (query.state !== undefined && task.status.state !== query.state) continue;
-        if (query.statusTimestampAfterMs !== undefined) {
-          const at = Date.parse(task.status.timestamp ?? '');
-          if (!(at >= query.statusTimestampAfterMs)) continue;
-        }
-        matching.push(task);
-      }
-      matching.sort((a, b) => compareTasks(cursorOf(a), cursorOf(b)));
-      const after = query.after;
-      const start =
-        after === undefined ? 0 : matching.findIndex((task) => compareTasks(cursorOf(task), after) > 0);
-      const page = start < 0 ? [] : matching.slice(start, start + query.limit);
-      return { tasks: page.map((task) => structuredClone(task)), totalSize: matching.length };
+      const owned: A2aTask[] = [];
+      for (const entry of entries.values()) if (entry.owner === owner) owned.push(entry.task);
+      const page = selectTasks(owned, query);
+      return { tasks: page.tasks.map((task) => structuredClone(task)), totalSize: page.totalSize };
+    },
+    async replaceIf(owner, task, expected) {
+      sweep(now());
+      const entry = entries.get(task.id);
+      if (entry === undefined || entry.owner !== owner) return false;
+      if (JSON.stringify(entry.task) !== JSON.stringify(expected)) return false;
+      await put(owner, task);
+      return true;
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * @module charter/redis — shared state over Redis for several app instances: `redisRateLimitStore` and
- * `redisAutoBanStore` (atomic Lua scripts), with adapters for Bun's `RedisClient` and the `redis` package.
- * Re-exports `@charter/redis`.
+ * @module charter/redis — shared state over Redis for several app instances: stores for rate limits,
+ * bans, sessions, idempotency keys and A2A tasks (atomic Lua scripts), a pub/sub broker for WebSocket
+ * topics, and adapters for Bun's `RedisClient` and the `redis` package. Re-exports `@charter/redis`.
  */
 export * from '@charter/redis';

@@ -68,7 +68,8 @@ function isNoScript(error: unknown): boolean {
   return message.includes('NOSCRIPT');
 }
 
-function withDeadline<T>(work: Promise<T>, command: string, timeoutMs: number): Promise<T> {
+/** `work`, rejected with a `RedisTimeoutError` after `timeoutMs` (0: no deadline). */
+export function withDeadline<T>(work: Promise<T>, command: string, timeoutMs: number): Promise<T> {
   if (timeoutMs === 0) return work;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {

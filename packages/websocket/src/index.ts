@@ -1,10 +1,19 @@
 /**
  * @module charter/websocket
  * WebSocket helpers beside `app.ws` (which the core App provides): `wsRateLimit`, a before-upgrade
- * quota, and the RFC 6455 primitives a custom runtime adapter needs (frame parser and encoder,
- * masking, close-code rules, the handshake accept key, the protocol engine and the session).
+ * quota; `wsTopics`, topic fan-out through a broker (in memory, or Redis pub/sub with charter/redis);
+ * and the RFC 6455 primitives a custom runtime adapter needs (frame parser and encoder, masking,
+ * close-code rules, the handshake accept key, the protocol engine and the session).
  */
 export { resolveWsRateLimitOptions, wsRateLimit, type WsRateLimitOptions } from './rate-limit.ts';
+export {
+  memoryWsBroker,
+  type WsBroker,
+  type WsTopicMessage,
+  type WsTopics,
+  type WsTopicsOptions,
+  wsTopics,
+} from './topics.ts';
 export {
   applyWsMask,
   assertWsCloseArguments,

@@ -10,7 +10,7 @@ import type { RpcFrame } from '../frame.ts';
 import type { A2aMessageContext } from '../options.ts';
 import { agentMessage, messageText, nowIso } from '../parts.ts';
 import { appendHistory, applyReply, isInterrupted, isTerminal, newTask, viewTask } from '../task-state.ts';
-import { claimTask, releaseTask, settleTask } from './task-run.ts';
+import { claimTask, releaseTask, settleTask, writeTaskIf } from './task-run.ts';
 import type { A2aMessage, A2aSendMessageResponse, A2aTask } from '../types.ts';
 import { checkMessage, isPlainObject, paramsObject, Violations } from '../validate.ts';
 
@@ -75,6 +75,8 @@ function checkOutputModes(frame: RpcFrame, accepted: readonly string[] | undefin
 interface Continued {
   readonly task: A2aTask;
   readonly run: AbortController;
+  /** The task as read, for the compare-and-set that starts the turn. */
+  readonly read: A2aTask;
 }
 
 /**
@@ -105,7 +107,7 @@ async function continuedTask(frame: RpcFrame, message: A2aMessage): Promise<Cont
   if (message.contextId !== undefined && message.contextId !== task.contextId) {
     throw invalidField('message.contextId', `does not match the contextId of task ${task.id}`);
   }
-  return { task, run: claimTask(frame, task) };
+  return { task, run: claimTask(frame, task), read: structuredClone(task) };
 }
 
 function context(
@@ -133,13 +135,36 @@ function context(
  * Starts a claimed turn: the task (its new message already in the history) is stored as WORKING,
  * so GetTask shows it and another follow-up is refused; a store failure releases the claim.
  */
-async function startTurn(frame: RpcFrame, task: A2aTask, run: AbortController): Promise<void> {
+async function startTurn(
+  frame: RpcFrame,
+  task: A2aTask,
+  run: AbortController,
+  read?: A2aTask,
+): Promise<void> {
   task.status = { state: 'TASK_STATE_WORKING', timestamp: nowIso() };
+  let written: boolean;
   try {
-    await frame.options.taskStore?.put(frame.owner as string, task);
+    if (read === undefined) {
+      await frame.options.taskStore?.put(frame.owner as string, task);
+      written = true;
+    } else {
+      written = await writeTaskIf(frame, task, read);
+    }
   } catch (error) {
     releaseTask(frame, task.id, run);
     throw error;
+  }
+  if (!written) {
+    // Another instance started a turn (or canceled the task) since it was read.
+    releaseTask(frame, task.id, run);
+    throw a2aError(
+      'unsupportedOperation',
+      `Task ${task.id} is still TASK_STATE_WORKING: wait for it to finish`,
+      {
+        taskId: task.id,
+        state: 'TASK_STATE_WORKING',
+      },
+    );
   }
 }
 
@@ -197,11 +222,11 @@ export async function sendMessage(frame: RpcFrame, raw: unknown): Promise<A2aSen
   const background = params.returnImmediately && store !== undefined;
 
   if (continued !== undefined) {
-    const { task, run } = continued;
+    const { task, run, read } = continued;
     appendHistory(task, maxHistory, { ...message, contextId, taskId: task.id });
     // The agent sees the task as it waited (its question in status.message), history ending with the answer.
     const seen = structuredClone(task);
-    await startTurn(frame, task, run);
+    await startTurn(frame, task, run, read);
     if (!background) return continueBlocking(frame, params, continued, seen);
     runInBackground(frame, params, task, seen, run);
     return { task: viewTask(task, historyLength) };

@@ -9,6 +9,7 @@ import type { RpcFrame } from '../frame.ts';
 import { nowIso } from '../parts.ts';
 import { type A2aTaskCursor, cursorOf } from '../task-store.ts';
 import { isTerminal, viewTask } from '../task-state.ts';
+import { writeTaskIf } from './task-run.ts';
 import type { A2aListTasksResponse, A2aTask } from '../types.ts';
 import { checkPageSize, checkStateFilter, checkTimestamp, paramsObject, Violations } from '../validate.ts';
 
@@ -41,18 +42,24 @@ export async function cancelTask(frame: RpcFrame, raw: unknown): Promise<A2aTask
   v.id('id', params.id, true);
   v.object('metadata', params.metadata);
   v.throwIfAny();
-  const task = await findTask(frame, params.id as string);
-  const state = task.status.state;
-  if (state === 'TASK_STATE_CANCELED') return viewTask(task, undefined);
-  if (isTerminal(state))
-    throw a2aError('taskNotCancelable', `Task ${task.id} is ${state} and cannot be canceled`, {
-      taskId: task.id,
-      state,
-    });
-  task.status = { state: 'TASK_STATE_CANCELED', timestamp: nowIso() };
-  await frame.options.taskStore?.put(frame.owner as string, task);
-  frame.running.get(task.id)?.abort(new A2aTaskCanceled());
-  return viewTask(task, undefined);
+  // With a compare-and-set store, a cancel that raced another instance's write reads the task again.
+  for (let attempt = 1; ; attempt++) {
+    const task = await findTask(frame, params.id as string);
+    const state = task.status.state;
+    if (state === 'TASK_STATE_CANCELED') return viewTask(task, undefined);
+    if (isTerminal(state))
+      throw a2aError('taskNotCancelable', `Task ${task.id} is ${state} and cannot be canceled`, {
+        taskId: task.id,
+        state,
+      });
+    const expected = structuredClone(task);
+    task.status = { state: 'TASK_STATE_CANCELED', timestamp: nowIso() };
+    if (await writeTaskIf(frame, task, expected)) {
+      frame.running.get(task.id)?.abort(new A2aTaskCanceled());
+      return viewTask(task, undefined);
+    }
+    if (attempt >= 5) throw new Error(`a2a: task ${task.id} kept changing while it was being canceled`);
+  }
 }
 
 /** Page tokens are opaque to clients: base64url of the last task's sort position. */
