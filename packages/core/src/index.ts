@@ -9,6 +9,12 @@ export * from './middleware/index.ts';
 export * from './net/index.ts';
 export { hookList } from './pipeline/hook-layers.ts';
 export { recordPayload, responsePayload } from './pipeline/response-payload.ts';
+export {
+  type PlannedAnswer,
+  plannedAnswer,
+  realResponse,
+  WIRE_ANSWERS,
+} from './pipeline/planned-response.ts';
 export { connectNotSupportedError, hostProblem, type ServingAddress } from './pipeline/request-target.ts';
 export * from './errors/index.ts';
 export * from './logger/index.ts';

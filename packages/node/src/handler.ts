@@ -15,6 +15,7 @@ import type { App } from '@charter/core';
 import {
   BadRequestError,
   HttpError,
+  plannedAnswer,
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   renderError,
@@ -26,7 +27,7 @@ import {
 import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
 import { type NodeRequest, scanHead, toNodeRequest } from './request.ts';
-import { type BodyHandle, writeResponse, writeWhole } from './response.ts';
+import { type BodyHandle, writePlanned, writeResponse, writeWhole } from './response.ts';
 import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
 
 /** A `node:http` request listener, for `http.createServer(handler)` or `server.on('request', handler)`. */
@@ -278,6 +279,15 @@ function respond(
   peer: string | undefined,
 ): Promise<void> | undefined {
   const { app, settings, req } = exchange;
+  // A planned answer (the pipeline's usual one, planned-response.ts): status, header lines and text,
+  // written as they are, with no Response ever built.
+  const planned = plannedAnswer(answer);
+  if (planned !== undefined) {
+    if (res.destroyed) return undefined;
+    const close = app.state !== 'serving' || (request.announcesContent && !req.complete);
+    writePlanned(req, res, planned, close);
+    return undefined;
+  }
   let response = answer;
   if (res.destroyed) {
     // The client left while the app worked: nobody will read this body.

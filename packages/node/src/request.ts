@@ -3,7 +3,7 @@
  * streamed from the socket (never buffered here) with backpressure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PayloadTooLargeError } from '@charter/core';
+import { PayloadTooLargeError, WIRE_ANSWERS } from '@charter/core';
 
 /** Request bodies are queued up to this many bytes before the socket is paused. */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
@@ -319,6 +319,11 @@ export class NodeRequest extends Request {
       if (read !== undefined) return read as Promise<Uint8Array<ArrayBuffer>>;
     }
     return super.bytes();
+  }
+
+  /** This adapter writes the pipeline's planned answers itself (planned-response.ts in the core). */
+  get [WIRE_ANSWERS](): boolean {
+    return true;
   }
 
   /** Aborts when the client leaves before the response is complete, or the server ends the connection. */

@@ -5,6 +5,7 @@
 import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import type { PlannedAnswer } from '@charter/core';
 
 /** What the writer reports back: whether the body was cut short because the response was closed. */
 export type WriteOutcome = 'finished' | 'closed';
@@ -80,6 +81,31 @@ export function writeWhole(
     res.end(payload);
   }
   return true;
+}
+
+/**
+ * Writes a planned answer (planned-response.ts in the core): the plan's header lines as they are, with
+ * `Connection: close` when `closeConnection`, the Content-Length of the text, one writeHead, one end.
+ */
+export function writePlanned(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: PlannedAnswer,
+  closeConnection: boolean,
+): void {
+  const status = answer.status;
+  const lines = answer.lines.slice();
+  if (closeConnection) lines.push('connection', 'close');
+  const payload = answer.payload;
+  if (!allowsBody(req.method, status)) {
+    res.writeHead(status, STATUS_CODES[status] ?? '', lines);
+    res.end();
+    return;
+  }
+  lines.push('content-length', payload === null ? '0' : String(Buffer.byteLength(payload)));
+  res.writeHead(status, STATUS_CODES[status] ?? '', lines);
+  if (payload === null) res.end();
+  else res.end(payload);
 }
 
 /** Copies status and headers. Set-Cookie is set as an array so each cookie is its own field line (RFC 6265 §3). */

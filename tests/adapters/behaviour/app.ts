@@ -5,7 +5,7 @@
  * from the built package) and behind any other adapter. Keep it free of runtime-specific code: the
  * runtime's own probes live in each adapter's test entry, not here.
  */
-import { App, ConflictError, type Logger } from 'charter';
+import { App, ConflictError, type Logger, type ProxyPosture } from 'charter';
 import { type SseMessage, sseResponse } from 'charter/streaming';
 import { z } from 'zod';
 
@@ -51,6 +51,8 @@ async function* twoEvents(signal: AbortSignal): AsyncGenerator<SseMessage> {
 export interface BehaviourAppOptions {
   /** Default `false` (silent); an adapter test may pass a logger to read the "Listening" line. */
   logger?: Logger | false;
+  /** Default `'none'` (no proxy in front); the Workers test passes one to read CF-Connecting-IP. */
+  behindProxy?: ProxyPosture;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createBehaviourApp(options: BehaviourAppOptions = {}) {
   return new App({
     production: true,
     logger: options.logger ?? false,
+    behindProxy: options.behindProxy ?? 'none',
     bodyLimitBytes: BEHAVIOUR_LIMITS.bodyLimitBytes,
     requestTimeoutMs: BEHAVIOUR_LIMITS.requestTimeoutMs,
   })

@@ -22,14 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close(100));
 
-describeBehaviour(
-  'charter/bun',
-  () =>
-    bunTarget ??
-    (() => {
-      throw new Error('the Bun server did not start');
-    })(),
-);
+describeBehaviour('charter/bun', () => {
+  if (bunTarget === undefined) throw new Error('the Bun server did not start');
+  return bunTarget;
+});
 
 describe('the behaviour suite itself', () => {
   test('every check fails against a server that answers 200 {} to everything', async () => {

@@ -65,12 +65,16 @@ describe('responsePlan', () => {
 
   test('the header sets carry the content type and the security headers', () => {
     const sets = responsePlan(200, undefined, 'text/csv', security).headersFor;
-    expect(sets.json.get('content-type')).toBe('text/csv');
-    expect(sets.text.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(sets.empty?.get('content-type')).toBeNull();
-    for (const set of [sets.json, sets.text, sets.empty]) expect(set?.get('x-frame-options')).toBe('DENY');
-    expect(responsePlan(204, undefined, undefined, []).headersFor.empty).toBeUndefined();
-    expect(responsePlan(200, undefined, undefined, []).headersFor.json.get('content-type')).toBe(
+    expect(sets.json.headers.get('content-type')).toBe('text/csv');
+    expect(sets.text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(sets.empty.headers.get('content-type')).toBeNull();
+    for (const set of [sets.json, sets.text, sets.empty]) {
+      expect(set.headers.get('x-frame-options')).toBe('DENY');
+      // The wire form holds the same fields as the Headers, in its iteration order.
+      expect(set.lines).toEqual([...set.headers].flat());
+    }
+    expect(responsePlan(204, undefined, undefined, []).headersFor.empty.lines).toEqual([]);
+    expect(responsePlan(200, undefined, undefined, []).headersFor.json.headers.get('content-type')).toBe(
       'application/json',
     );
   });

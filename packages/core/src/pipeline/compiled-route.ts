@@ -1,3 +1,4 @@
+import type { WireHeaders } from './planned-response.ts';
 import type { ResolvedAppOptions } from '../app/options.ts';
 import { type AnySchema, type CoercionPlan, isStandardSchema, planCoercion } from '../schema/index.ts';
 import type { IssueLocation } from '../errors/index.ts';
@@ -39,17 +40,18 @@ export interface ResponsePlan {
 }
 
 /**
- * Prebuilt header sets for the three shapes `respond` builds without extra headers. They are
- * `Headers` instances: a Response copies one several times faster than it reads a plain object
- * of the same fields, which matters with a dozen security headers. Never mutated after building.
+ * Prebuilt header sets for the three shapes `respond` builds without extra headers, each as `Headers`
+ * (a Response copies one several times faster than it reads a plain object of the same fields, which
+ * matters with a dozen security headers) and as flat lines for adapters that write planned answers
+ * (planned-response.ts). Never mutated after building.
  */
 export interface ResponseHeaderSets {
-  /** No body: the security headers only (undefined when there are none). */
-  readonly empty: Headers | undefined;
+  /** No body: the security headers only (no lines when there are none). */
+  readonly empty: WireHeaders;
   /** A JSON body, or any body with a declared content type (which it carries instead). */
-  readonly json: Headers;
+  readonly json: WireHeaders;
   /** A text body with no declared content type. */
-  readonly text: Headers;
+  readonly text: WireHeaders;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { limitedRequest } from '../security/body-limit.ts';
 import { bindClientAddress, type ClientAddressResolver, clientIp, linkRequest } from './client-address.ts';
+import { wantsPlannedAnswers } from './planned-response.ts';
 import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
 
 /**
@@ -18,11 +19,14 @@ export class Exchange {
   guardAnswered = false;
   /** True when the pipeline's own problem response already carries the security headers. */
   hardened = false;
+  /** The adapter writes planned answers itself (planned-response.ts): no Response need be built. */
+  readonly plannedAnswers: boolean;
   #controller: AbortController | undefined = undefined;
 
   constructor(request: Request, clientAddress: ClientAddressResolver) {
     this.request = request;
     this.clientAddress = clientAddress;
+    this.plannedAnswers = wantsPlannedAnswers(request);
   }
 
   /** Aborts on timeout and when the client goes away; created only when someone listens. */
@@ -86,6 +90,11 @@ export class RequestContext {
       linkRequest(this.#request, original);
     }
     return this.#request;
+  }
+
+  /** The adapter writes planned answers itself (planned-response.ts). */
+  get plannedAnswers(): boolean {
+    return this.#exchange.plannedAnswers;
   }
 
   /**

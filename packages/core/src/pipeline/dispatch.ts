@@ -18,6 +18,7 @@ import { guardPerimeter, hardenResponse, type PerimeterPlan, problemHeaders } fr
 import { splitUrl } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
+import { PlannedResponse } from './planned-response.ts';
 import { recordPayload } from './response-payload.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
@@ -288,11 +289,11 @@ function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Res
     // already holds the security headers, so step 8 has nothing to add.
     exchange.hardened = true;
     const body = JSON.stringify(error.toProblem(host.options.production));
-    // Recorded for adapters that write the text themselves (charter/node), as route answers are.
-    return recordPayload(
-      new Response(body, { status: error.status, headers: problemHeaders(host.perimeter) }),
-      body,
-    );
+    const set = problemHeaders(host.perimeter);
+    // An adapter that writes planned answers (charter/node) gets the plan; others a Response whose
+    // text is recorded for adapters that write it themselves, as route answers are.
+    if (exchange.plannedAnswers) return new PlannedResponse(error.status, set, body) as unknown as Response;
+    return recordPayload(new Response(body, { status: error.status, headers: set.headers }), body);
   }
   const rendered = renderError(error, host.options.production, pending);
   if (rendered.unexpected) {

@@ -1,5 +1,6 @@
 import { BadRequestError, PROBLEM_CONTENT_TYPE, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
 import type { LoadShedder } from './load-shedding.ts';
+import { type WireHeaders, wireHeaders } from './planned-response.ts';
 import { headerCount } from './request-parts.ts';
 import { mutableResponse, setResponseHeaders } from './response-headers.ts';
 
@@ -36,20 +37,21 @@ export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: 
   }
 }
 
-const problemHeaderSets = new WeakMap<PerimeterPlan, Headers>();
+const problemHeaderSets = new WeakMap<PerimeterPlan, WireHeaders>();
 
 /**
  * The header set of a problem response the pipeline builds itself: the problem content type plus
  * the App's security headers, built once per App. `new Response(body, { headers })` copies it.
  */
-export function problemHeaders(plan: PerimeterPlan): Headers {
-  let headers = problemHeaderSets.get(plan);
-  if (headers === undefined) {
-    headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
+export function problemHeaders(plan: PerimeterPlan): WireHeaders {
+  let set = problemHeaderSets.get(plan);
+  if (set === undefined) {
+    const headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
     for (const [name, value] of plan.responseHeaders) headers.set(name, value);
-    problemHeaderSets.set(plan, headers);
+    set = wireHeaders(headers);
+    problemHeaderSets.set(plan, set);
   }
-  return headers;
+  return set;
 }
 
 // Headers that advertise the server software: a free map of which exploits to try.

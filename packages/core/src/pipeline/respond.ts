@@ -5,6 +5,7 @@ import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
 import { isFieldValue, setResponseHeaders } from './response-headers.ts';
+import { PlannedResponse, type WireHeaders, wireHeaders } from './planned-response.ts';
 import { recordPayload } from './response-payload.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 
@@ -24,10 +25,10 @@ export function responsePlan(
   contentType: string | undefined,
   security: ReadonlyArray<readonly [string, string]>,
 ): ResponsePlan {
-  const build = (type: string | undefined): Headers => {
+  const build = (type: string | undefined): WireHeaders => {
     const headers = new Headers(type === undefined ? undefined : { 'content-type': type });
     for (const [name, value] of security) headers.set(name, value);
-    return headers;
+    return wireHeaders(headers);
   };
   return Object.freeze({
     status,
@@ -35,7 +36,7 @@ export function responsePlan(
     contentType,
     stringAsJson: contentType !== undefined && isJsonMediaType(mediaType(contentType) ?? ''),
     headersFor: Object.freeze({
-      empty: security.length === 0 ? undefined : build(undefined),
+      empty: build(undefined),
       json: build(contentType ?? JSON_TYPE),
       text: build(TEXT_TYPE),
     }),
@@ -119,7 +120,7 @@ function serialise(
     // The common case: no extra headers, so the prebuilt header sets (content type plus the App's
     // security headers) are used as they are, and step 8 has nothing left to add. Streams, blobs
     // and forms take the general path: their content type may come from the body itself.
-    const response = prebuilt(plan, status, body, noBody);
+    const response = prebuilt(ctx, plan, status, body, noBody);
     if (response !== undefined) {
       // Marked only once built: a body JSON cannot encode throws, and its 500 is hardened in step 8.
       ctx.hardened = true;
@@ -165,17 +166,36 @@ function serialise(
   return typeof payload === 'string' ? recordPayload(response, payload) : response;
 }
 
-/** The response on a prebuilt header set, or undefined for a pass-through body (stream, blob, form...). */
-function prebuilt(plan: ResponsePlan, status: number, body: unknown, noBody: boolean): Response | undefined {
+/**
+ * The response on a prebuilt header set, or undefined for a pass-through body (stream, blob, form...).
+ * For an adapter that writes planned answers (planned-response.ts), no Response is built at all.
+ */
+function prebuilt(
+  ctx: RequestContext,
+  plan: ResponsePlan,
+  status: number,
+  body: unknown,
+  noBody: boolean,
+): Response | undefined {
   const sets = plan.headersFor;
-  if (noBody) return new Response(null, { status, headers: sets.empty });
-  if (typeof body === 'string' && !plan.stringAsJson) {
-    const headers = plan.contentType === undefined ? sets.text : sets.json;
-    return recordPayload(new Response(body, { status, headers }), body);
+  let set: WireHeaders;
+  let payload: string | null;
+  if (noBody) {
+    set = sets.empty;
+    payload = null;
+  } else if (typeof body === 'string' && !plan.stringAsJson) {
+    set = plan.contentType === undefined ? sets.text : sets.json;
+    payload = body;
+  } else if (isPassThroughBody(body)) {
+    return undefined;
+  } else {
+    set = sets.json;
+    payload = JSON.stringify(body);
   }
-  if (isPassThroughBody(body)) return undefined;
-  const json = JSON.stringify(body);
-  return recordPayload(new Response(json, { status, headers: sets.json }), json);
+  if (ctx.plannedAnswers) return new PlannedResponse(status, set, payload) as unknown as Response;
+  const response = new Response(payload, { status, headers: set.headers });
+  // Text the pipeline made: an adapter may send it as is (response-payload.ts).
+  return payload === null ? response : recordPayload(response, payload);
 }
 
 /**

@@ -10,6 +10,8 @@
  * the adapter's general path; headers and status are always read from the Response itself.
  */
 
+import { plannedAnswer } from './planned-response.ts';
+
 const payloads = new WeakMap<Response, string>();
 
 /** Records that `response` was built with `payload` as its whole body; returns the response. */
@@ -23,6 +25,8 @@ export function recordPayload(response: Response, payload: string): Response {
  * sending it is then the same as sending the body. Undefined otherwise (read the body instead).
  */
 export function responsePayload(response: Response): string | undefined {
+  const planned = plannedAnswer(response);
+  if (planned !== undefined) return planned.payload ?? undefined;
   const payload = payloads.get(response);
   if (payload === undefined || response.bodyUsed) return undefined;
   const body = response.body;

@@ -1,0 +1,103 @@
+import { describe, expect, test } from 'bun:test';
+import { App } from '../app/index.ts';
+import {
+  PlannedResponse,
+  plannedAnswer,
+  realResponse,
+  WIRE_ANSWERS,
+  wireHeaders,
+} from './planned-response.ts';
+import { responsePayload } from './response-payload.ts';
+
+const set = wireHeaders(new Headers({ 'content-type': 'application/json', 'x-frame-options': 'DENY' }));
+const planned = (status = 200, payload: string | null = '{"ok":true}'): Response =>
+  new PlannedResponse(status, set, payload) as unknown as Response;
+
+/** A Request from an adapter that writes planned answers (as charter/node's requests say). */
+function wireRequest(path: string, init?: RequestInit): Request {
+  const request = new Request(`http://localhost${path}`, init);
+  Object.defineProperty(request, WIRE_ANSWERS, { value: true });
+  return request;
+}
+
+describe('PlannedResponse', () => {
+  test('is a Response to user code: instanceof, status, headers, body, text, clone', async () => {
+    const response = planned(201);
+    expect(response instanceof Response).toBe(true);
+    expect(Object.prototype.toString.call(response)).toBe('[object Response]');
+    expect(response.status).toBe(201);
+    expect(response.ok).toBe(true);
+    expect(response.bodyUsed).toBe(false);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    const copy = response.clone();
+    expect(await response.json()).toEqual({ ok: true });
+    expect(response.bodyUsed).toBe(true);
+    expect(await copy.text()).toBe('{"ok":true}');
+  });
+
+  test('its plan is given out only while nobody built the real Response', () => {
+    const response = planned();
+    expect(plannedAnswer(response)).toEqual({
+      status: 200,
+      lines: ['content-type', 'application/json', 'x-frame-options', 'DENY'],
+      payload: '{"ok":true}',
+    });
+    expect(responsePayload(response)).toBe('{"ok":true}');
+    // A hook that reads (and may change) the headers gets the real Response: the plan is void.
+    response.headers.set('x-extra', '1');
+    expect(plannedAnswer(response)).toBeUndefined();
+    expect(realResponse(response).headers.get('x-extra')).toBe('1');
+    // The prebuilt set itself is never changed by it.
+    expect(set.headers.has('x-extra')).toBe(false);
+  });
+
+  test('a null payload is a response without content', async () => {
+    const response = planned(204, null);
+    expect(plannedAnswer(response)?.payload).toBeNull();
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe('');
+  });
+
+  test('plannedAnswer and realResponse leave ordinary Responses alone', () => {
+    const ordinary = new Response('x');
+    expect(plannedAnswer(ordinary)).toBeUndefined();
+    expect(realResponse(ordinary)).toBe(ordinary);
+  });
+});
+
+describe('the pipeline plans answers only for adapters that ask', () => {
+  const app = new App({ logger: false });
+  app.get('/hi', { responses: { 200: { body: { '~standard': passThrough } } } }, () => ({
+    status: 200,
+    body: { hi: 'there' },
+  }));
+
+  test('a route answer and a 404 are planned for a WIRE_ANSWERS request', async () => {
+    const ok = await app.handle(wireRequest('/hi'));
+    expect(plannedAnswer(ok)?.payload).toBe('{"hi":"there"}');
+    expect(plannedAnswer(ok)?.lines).toContain('x-content-type-options');
+    const missing = await app.handle(wireRequest('/nope'));
+    const answer = plannedAnswer(missing);
+    expect(answer?.status).toBe(404);
+    const lines = answer?.lines ?? [];
+    expect(lines[lines.indexOf('content-type') + 1]).toBe('application/problem+json');
+    expect(JSON.parse(answer?.payload ?? '')).toMatchObject({ status: 404 });
+  });
+
+  test('app.fetch and app.request (no WIRE_ANSWERS) get real Responses, as Bun.serve needs', async () => {
+    const ok = await app.request('/hi');
+    expect(plannedAnswer(ok)).toBeUndefined();
+    expect(ok.headers.get('content-type')).toBe('application/json');
+    expect(await ok.json()).toEqual({ hi: 'there' });
+    const missing = await app.fetch(new Request('http://localhost/nope'));
+    expect(plannedAnswer(missing)).toBeUndefined();
+    expect(missing.status).toBe(404);
+  });
+});
+
+const passThrough = {
+  version: 1 as const,
+  vendor: 'test',
+  validate: (value: unknown) => ({ value }),
+};

@@ -1,0 +1,154 @@
+/**
+ * Answers an adapter can write without a `Response` object. On Node, building a Fetch `Response`
+ * (undici) costs more than the rest of a small route's work: a body stream, a header list copied from
+ * the prebuilt set and validated name by name. An adapter that writes to a socket itself (charter/node)
+ * asks for planned answers (`WIRE_ANSWERS` on its Request); the pipeline then answers the common cases
+ * (a route's serialised body on its prebuilt header set, the pipeline's own problem documents) with a
+ * `PlannedResponse`: the status, the header lines as one flat list, and the text, decided once per
+ * declared status (respond.ts) or per App (dispatch.ts).
+ *
+ * A `PlannedResponse` is still a Response to everyone else: `instanceof Response` holds, and status,
+ * ok and statusText are read from the plan; anything that touches the headers or the body (an onSend
+ * hook, HEAD handling, a test) builds the real Response once and is answered by it from then on. The
+ * adapter writes the plan only while nobody did (`plannedAnswer`): once built, the real Response
+ * (which hooks may have changed) is what goes out.
+ */
+
+/** The request property an adapter sets (to true) to receive planned answers from the pipeline. */
+export const WIRE_ANSWERS: unique symbol = Symbol('charter.wireAnswers');
+
+/** Whether the adapter that made `request` writes planned answers itself. */
+export function wantsPlannedAnswers(request: Request): boolean {
+  return (request as { [WIRE_ANSWERS]?: boolean })[WIRE_ANSWERS] === true;
+}
+
+/** A header set prebuilt once: as `Headers` for the real Response, as flat lines for the wire. */
+export interface WireHeaders {
+  readonly headers: Headers;
+  /** `[name, value, name, value...]`, lower-case names, as `Headers` iterates them. */
+  readonly lines: readonly string[];
+}
+
+/** Builds the wire form of a header set that never changes afterwards. */
+export function wireHeaders(headers: Headers): WireHeaders {
+  const lines: string[] = [];
+  for (const [name, value] of headers) lines.push(name, value);
+  return Object.freeze({ headers, lines: Object.freeze(lines) });
+}
+
+/** What an adapter writes for a planned answer: the status line, the header lines, the content. */
+export interface PlannedAnswer {
+  readonly status: number;
+  readonly lines: readonly string[];
+  /** The whole content as text; null for none. */
+  readonly payload: string | null;
+}
+
+const STATUS_TEXT_NONE = '';
+
+/**
+ * A Response in waiting: see the module comment. Made by the pipeline only; its prototype chain runs
+ * through `Response.prototype`, so `instanceof Response` holds, while every member that needs the
+ * real object builds it.
+ */
+export class PlannedResponse {
+  readonly #status: number;
+  readonly #headers: WireHeaders;
+  readonly #payload: string | null;
+  #real: Response | undefined = undefined;
+
+  constructor(status: number, headers: WireHeaders, payload: string | null) {
+    this.#status = status;
+    this.#headers = headers;
+    this.#payload = payload;
+  }
+
+  /** The Response itself, built on first need; later reads get the same object. */
+  materialize(): Response {
+    let real = this.#real;
+    if (real === undefined) {
+      // `new Response(body, { headers })` copies the prebuilt set: changes to it stay on this answer.
+      real = new Response(this.#payload, { status: this.#status, headers: this.#headers.headers });
+      this.#real = real;
+    }
+    return real;
+  }
+
+  /** The plan, while nobody has built (and so possibly changed) the real Response. */
+  answer(): PlannedAnswer | undefined {
+    if (this.#real !== undefined) return undefined;
+    return { status: this.#status, lines: this.#headers.lines, payload: this.#payload };
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status <= 299;
+  }
+  get statusText(): string {
+    return this.#real?.statusText ?? STATUS_TEXT_NONE;
+  }
+  get type(): ResponseType {
+    return 'default';
+  }
+  get url(): string {
+    return '';
+  }
+  get redirected(): boolean {
+    return false;
+  }
+  get headers(): Headers {
+    return this.materialize().headers;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.materialize().body;
+  }
+  get bodyUsed(): boolean {
+    return this.#real?.bodyUsed ?? false;
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.materialize().arrayBuffer();
+  }
+  blob(): Promise<Blob> {
+    return this.materialize().blob();
+  }
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.materialize().bytes();
+  }
+  formData(): Promise<FormData> {
+    return this.materialize().formData();
+  }
+  json(): Promise<unknown> {
+    return this.materialize().json();
+  }
+  text(): Promise<string> {
+    return this.materialize().text();
+  }
+  clone(): Response {
+    return this.materialize().clone();
+  }
+}
+
+// `instanceof Response` and `Object.prototype.toString` see a Response; members the class does not
+// define (none today) would reach Response.prototype and fail its brand check loudly, never silently.
+Object.setPrototypeOf(PlannedResponse.prototype, Response.prototype);
+Object.defineProperty(PlannedResponse.prototype, Symbol.toStringTag, { value: 'Response' });
+
+/**
+ * The answer an adapter may write itself: a planned answer nobody has touched. Undefined for any
+ * other Response (write it the usual way).
+ */
+export function plannedAnswer(response: Response): PlannedAnswer | undefined {
+  const candidate: unknown = response;
+  return candidate instanceof PlannedResponse ? candidate.answer() : undefined;
+}
+
+/**
+ * The real Response for `response`: itself, or a planned one built now. For callers that hand the
+ * answer to code that needs the platform's own object (a runtime's native server, a cache).
+ */
+export function realResponse(response: Response): Response {
+  const candidate: unknown = response;
+  return candidate instanceof PlannedResponse ? candidate.materialize() : response;
+}
