@@ -79,7 +79,7 @@ function withAuth(init: RequestInit, token: string): RequestInit {
 }
 
 describe('docsMcpServer', () => {
-  test('returns the handler, the three tools, the index and POST, GET, OPTIONS routes on /mcp', () => {
+  test('returns the handler, the three tools, the index and the POST, GET, OPTIONS (and 405-only) routes on /mcp', () => {
     expect(typeof server.handler).toBe('function');
     expect(server.tools.map((tool) => tool.name)).toEqual([...DOCS_TOOL_NAMES]);
     expect(server.index.size).toBe(content.pages.length);
@@ -87,6 +87,9 @@ describe('docsMcpServer', () => {
       'POST /mcp',
       'GET /mcp',
       'OPTIONS /mcp',
+      'DELETE /mcp',
+      'PUT /mcp',
+      'PATCH /mcp',
     ]);
     for (const route of server.routes) expect(route.tags).toEqual(['mcp']);
   });
@@ -298,7 +301,8 @@ describe('docsMcpServer', () => {
     );
     // Optional auth: the scheme, or nothing (OpenAPI 3.1 §4.8.30, the empty requirement).
     expect(operation.security).toEqual(expect.arrayContaining([{}, { bearer: ['docs:read'] }]));
-    expect(document.paths['/mcp']?.get?.responses).toHaveProperty('405');
+    // GET is answered 405 (no stream) and is not in Allow, so it is no operation of the document.
+    expect(Object.keys(document.paths['/mcp'] ?? {}).sort()).toEqual(['options', 'post']);
   });
 });
 

@@ -510,7 +510,7 @@ describe('review: the answers no handler writes', () => {
     expect(res.headers.get('api-version')).toBe('1');
   });
 
-  test('GET /mcp is a 405 naming POST and OPTIONS; DELETE /mcp is the router 405 naming every declared method', async () => {
+  test('GET /mcp and DELETE /mcp are 405s naming POST and OPTIONS, as OPTIONS does (issue 19)', async () => {
     const app = await siteApp();
     const get = await app.request('/mcp', { headers: { accept: 'application/json, text/event-stream' } });
     expect(get.status).toBe(405);
@@ -518,8 +518,16 @@ describe('review: the answers no handler writes', () => {
     expect(get.headers.get('content-type')).toBe('application/problem+json');
     expect(await get.json()).toMatchObject({ status: 405, transport: 'streamable-http' });
     const del = await app.request('/mcp', { method: 'DELETE' });
-    await problem(del, 405, 'method_not_allowed');
-    expect(del.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
+    expect(del.status).toBe(405);
+    expect(del.headers.get('content-type')).toBe('application/problem+json');
+    expect(del.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(await del.json()).toMatchObject({
+      status: 405,
+      detail: 'DELETE is not supported here: send JSON-RPC requests with POST',
+    });
+    const options = await app.request('/mcp', { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
   test('the /docs-md refusals carry Deprecation and the Link relations too (site.md rule 4)', async () => {

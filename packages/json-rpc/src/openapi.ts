@@ -12,7 +12,8 @@ export function jsonRpcRequestSchema(description: string, required: readonly str
     properties: {
       jsonrpc: { const: '2.0' },
       id: { type: ['string', 'integer'] },
-      method: { type: 'string' },
+      // The parser refuses an empty method (-32600): the schema says so too.
+      method: { type: 'string', minLength: 1 },
       params: { type: 'object' },
     },
   } as const;

@@ -92,14 +92,29 @@ async function expectUnauthorized(response: Response): Promise<void> {
 }
 
 describe('mcpRoutes definitions', () => {
-  test('returns POST, GET and OPTIONS at the path; only POST (the protocol) requires auth', () => {
+  test('returns POST, GET and OPTIONS at the path, then DELETE, PUT, PATCH; only POST (the protocol) requires auth', () => {
     const routes = mcpRoutes('/mcp', handlerOf());
     expect(routes.map((route) => [route.method, route.path, route.operationId])).toEqual([
       ['POST', '/mcp', 'mcpPost'],
       ['GET', '/mcp', 'mcpGet'],
       ['OPTIONS', '/mcp', 'mcpOptions'],
+      ['DELETE', '/mcp', 'mcpDelete'],
+      ['PUT', '/mcp', 'mcpPut'],
+      ['PATCH', '/mcp', 'mcpPatch'],
     ]);
-    expect(routes.map((route) => route.meta)).toEqual([{ [REQUIRE_AUTH_META]: true }, undefined, undefined]);
+    expect(routes.map((route) => route.meta)).toEqual([
+      { [REQUIRE_AUTH_META]: true },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    // Only what Allow lists is an operation of the document (issue 19).
+    expect(routes.filter((route) => route.openapi?.exclude !== true).map((route) => route.method)).toEqual([
+      'POST',
+      'OPTIONS',
+    ]);
   });
 
   test('public: true clears requireAuth; operationIdPrefix and tags are applied', () => {
@@ -112,6 +127,9 @@ describe('mcpRoutes definitions', () => {
       'notesToolsPost',
       'notesToolsGet',
       'notesToolsOptions',
+      'notesToolsDelete',
+      'notesToolsPut',
+      'notesToolsPatch',
     ]);
     expect(routes[0]?.meta).toEqual({ [REQUIRE_AUTH_META]: false });
     for (const route of routes) expect(route.tags).toEqual(['ai']);
@@ -208,6 +226,18 @@ describe('mcpRoutes through an App', () => {
       protocolVersions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
       hint: 'POST JSON-RPC 2.0 messages to this URL',
     });
+  });
+
+  test('DELETE, PUT and PATCH answer 405 with the same Allow as GET and OPTIONS, never the router list', async () => {
+    const app = appWith({ public: true });
+    for (const method of ['DELETE', 'PUT', 'PATCH', 'HEAD']) {
+      const response = await app.request('/mcp', { method });
+      expect({ method, status: response.status, allow: response.headers.get('allow') }).toEqual({
+        method,
+        status: 405,
+        allow: 'POST, OPTIONS',
+      });
+    }
   });
 
   test('OPTIONS answers 204 with Allow and no body', async () => {
@@ -379,16 +409,20 @@ describe('mcpRoutes and the App production flag', () => {
 });
 
 describe('mcpRoutes in the OpenAPI document', () => {
-  test('documents the three operations, the POST body from jsonSchema.body, and validates', async () => {
+  test('documents POST and OPTIONS (what Allow lists), the POST body from jsonSchema.body, and validates', async () => {
     const app = appWith({ public: true, tags: ['mcp'] });
     const doc = generateOpenAPI(app, { info: { title: 'Notes', version: '1.0.0' } }) as unknown as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
     const path = doc.paths['/mcp'] ?? {};
-    expect(Object.keys(path).sort()).toEqual(['get', 'options', 'post']);
+    // GET is answered 405 (no stream), so it is neither in Allow nor an operation (issue 19).
+    expect(Object.keys(path).sort()).toEqual(['options', 'post']);
+    expect((await app.request('/mcp', { method: 'OPTIONS' })).headers.get('allow')).toBe('POST, OPTIONS');
     expect(path.post?.operationId).toBe('mcpPost');
-    expect(path.get?.operationId).toBe('mcpGet');
     expect(path.options?.operationId).toBe('mcpOptions');
+    expect((path.options?.responses as Record<string, { description: string }>)['204']?.description).toBe(
+      'Allow: POST, OPTIONS',
+    );
     const requestBody = path.post?.requestBody as {
       content: Record<string, { schema: Record<string, unknown> }>;
     };
@@ -399,7 +433,7 @@ describe('mcpRoutes in the OpenAPI document', () => {
       properties: {
         jsonrpc: { const: '2.0' },
         id: { type: ['string', 'integer'] },
-        method: { type: 'string' },
+        method: { type: 'string', minLength: 1 },
       },
     };
     // One message, or a batch no longer than maxBatchSize (default 16), which the document states.

@@ -21,6 +21,7 @@ import {
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from '@charter/json-rpc';
 import { MCP_DISCOVERY_METHODS } from './constants.ts';
 import type { McpHandler } from './handler.ts';
+import { ENDPOINT_METHODS } from './transport.ts';
 
 /** Hooks chosen per JSON-RPC method (framework.md: since 1.8.0). */
 export interface McpMethodAuth {
@@ -154,8 +155,15 @@ function jsonRpcAnswer(maxBatchSize: number): Record<string, unknown> {
 
 /**
  * The routes of a tool-server endpoint at `path`: POST (JSON-RPC, with the hooks), GET (405 with a
- * JSON hint: no stream is offered) and OPTIONS (204 with `Allow`). Register them with
- * `app.registerRoutes(mcpRoutes('/mcp', handler))`.
+ * JSON hint: no stream is offered) and OPTIONS (204 with `Allow`), then DELETE, PUT and PATCH, which
+ * the handler answers 405 too. Register them with `app.registerRoutes(mcpRoutes('/mcp', handler))`.
+ *
+ * Only POST and OPTIONS are served, so only they are in `Allow` and in the OpenAPI document. GET is
+ * answered 405 as the Streamable HTTP transport prescribes for a server without a server-to-client
+ * stream ("Listening for Messages from the Server"), and RFC 9110 §15.5.6 makes that 405's `Allow`
+ * the methods the resource supports: GET cannot be listed there, so it is not documented as an
+ * operation either. The other methods go to the handler as well, so that every 405 at the path
+ * carries the same `Allow` instead of the router's list of registered routes.
  */
 export function mcpRoutes(
   path: string,
@@ -241,6 +249,7 @@ export function mcpRoutes(
         403: problem('The Origin is not allowed'),
         405: problem('Use POST; the body carries a JSON hint'),
       },
+      openapi: { exclude: true },
     },
     {
       ...common,
@@ -248,9 +257,20 @@ export function mcpRoutes(
       operationId: `${prefix}Options`,
       summary: 'Tool server (MCP): allowed methods',
       responses: {
-        204: { description: 'Allow lists GET, POST, OPTIONS' },
+        204: { description: `Allow: ${ENDPOINT_METHODS}` },
         403: problem('The Origin is not allowed'),
       },
     },
+    ...(['DELETE', 'PUT', 'PATCH'] as const).map((method) => ({
+      ...common,
+      method,
+      operationId: `${prefix}${method[0]}${method.slice(1).toLowerCase()}`,
+      summary: `Tool server (MCP): ${method} is not served; answers 405`,
+      responses: {
+        403: problem('The Origin is not allowed'),
+        405: problem('Use POST'),
+      },
+      openapi: { exclude: true },
+    })),
   ] as AnyRouteDefinition[];
 }
