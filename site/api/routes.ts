@@ -146,7 +146,10 @@ export function apiRoutes(options: ApiRoutesOptions): AnyRouteDefinition[] {
         'or none; anything else is refused with 400 `unsupported_api_version`.',
       tags: ['api'],
       request: {
-        headers: type({ [`${API_VERSION_HEADER.toLowerCase()}?`]: 'string' }),
+        // The values apiVersionGuard accepts, exactly (issue 19): anything else, empty included, is its 400.
+        headers: type({
+          [`${API_VERSION_HEADER.toLowerCase()}?`]: type.enumerated(...ACCEPTED_API_VERSIONS),
+        }),
       },
       responses: {
         200: {

@@ -51,6 +51,17 @@ describe('readOAuthForm', () => {
     expect([...result.single]).toEqual([['scope', 'docs:read']]);
   });
 
+  test('keeps the empty values of the names in keepEmpty, for the endpoint to refuse (RFC 8707 §2)', async () => {
+    const kept = await readOAuthForm(post('resource=&resource=a&scope='), {
+      ...SPEC,
+      keepEmpty: ['resource'],
+    });
+    if (isOAuthErrorResult(kept)) throw new Error('unexpected error');
+    expect(kept.multi.get('resource')).toEqual(['', 'a']);
+    expect(kept.single.has('scope')).toBe(false);
+    expect((await form(post('resource=&resource=a'))).multi.get('resource')).toEqual(['a']);
+  });
+
   test('refuses a known parameter given twice', async () => {
     expect(await error(post('scope=a&scope=b'))).toEqual({
       error: 'invalid_request',

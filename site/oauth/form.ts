@@ -18,6 +18,12 @@ export interface OAuthForm {
 export interface OAuthFormSpec {
   readonly known: readonly string[];
   readonly repeatable?: readonly string[];
+  /**
+   * Names whose empty value is kept instead of counting as absent, for the endpoint to refuse:
+   * `resource`, which RFC 8707 §2 requires to be an absolute URI. Dropping an empty one would widen
+   * the token's audience to the whole origin, the opposite of what a client asking for a resource meant.
+   */
+  readonly keepEmpty?: readonly string[];
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -49,7 +55,8 @@ function isFormContentType(header: string | null): boolean {
  * - a Content-Type other than `application/x-www-form-urlencoded` (UTF-8): `invalid_request`;
  * - a body that is not UTF-8: `invalid_request`;
  * - a known parameter that is not repeatable given twice: `invalid_request` (RFC 6749 §3.2).
- * Empty values count as absent (RFC 6749 §3.2); unknown parameters are ignored (RFC 6749 §3.2).
+ * Empty values count as absent (RFC 6749 §3.2), except for the names in `spec.keepEmpty`; unknown
+ * parameters are ignored (RFC 6749 §3.2).
  * A body over the App's limit rejects with its 413 HttpError, which the pipeline renders.
  */
 export async function readOAuthForm(
@@ -71,10 +78,11 @@ export async function readOAuthForm(
   }
   const known = new Set(spec.known);
   const repeatable = new Set(spec.repeatable ?? []);
+  const keepEmpty = new Set(spec.keepEmpty ?? []);
   const single = new Map<string, string>();
   const multi = new Map<string, string[]>();
   for (const [name, value] of new URLSearchParams(text)) {
-    if (value === '' || !known.has(name)) continue;
+    if ((value === '' && !keepEmpty.has(name)) || !known.has(name)) continue;
     if (repeatable.has(name)) {
       const list = multi.get(name) ?? [];
       list.push(value);

@@ -18,6 +18,7 @@ import {
 } from './metadata.ts';
 import { NoStoreHeader, oauthError, oauthErrorResponse } from './oauth-error.ts';
 import {
+  allResourceUrls,
   findProtectedResource,
   ORIGIN_RESOURCE_ID,
   PROTECTED_RESOURCES,
@@ -66,7 +67,8 @@ export const IntrospectionResponse = type({
   .or({ active: 'false' })
   .configure({ title: 'IntrospectionResponse' });
 
-const TAGS = ['OAuth'] as const;
+// One spelling with the tag the document declares (site/discovery/openapi.ts), as every other tag.
+const TAGS = ['oauth'] as const;
 const METADATA_CACHE_VALUE = 'public, max-age=3600';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const METADATA_CACHE = { 'Cache-Control': METADATA_CACHE_VALUE };
@@ -80,7 +82,9 @@ const tooLarge = { description: 'The body is larger than the App accepts (proble
 
 // OpenAPI 3.1 §4.8.14: form bodies are described by an object schema; an array property is sent as
 // the same name repeated (form style, explode), which is how RFC 8707 repeats `resource`.
-const TOKEN_FORM_SCHEMA = {
+// Each schema says what checkTokenRequest checks (issue 19): a value the schema admits is accepted.
+// An empty value counts as absent (RFC 6749 §3.2), except `resource` (RFC 8707 §2: an absolute URI).
+const tokenFormSchema = (origin: string) => ({
   type: 'object',
   required: ['grant_type'],
   properties: {
@@ -92,25 +96,28 @@ const TOKEN_FORM_SCHEMA = {
     },
     client_id: {
       type: 'string',
-      minLength: 1,
       maxLength: MAX_CLIENT_ID_LENGTH,
+      // RFC 6749 Appendix A.1: VSCHAR, %x20-7E.
+      pattern: '^[ -~]*$',
       description:
-        'Optional name of the client, echoed as the token subject. No secret: public clients only.',
+        'Optional name of the client (printable ASCII), echoed as the token subject. No secret: public clients only.',
     },
     resource: {
       type: 'array',
-      items: { type: 'string', format: 'uri' },
+      items: { type: 'string', format: 'uri', enum: allResourceUrls(origin) },
       description:
-        'RFC 8707 resource indicators: URLs of this origin (the origin, /mcp, /api/v1, /md). Default the origin.',
+        'RFC 8707 resource indicators: absolute URLs of this origin (the origin, /mcp, /api/v1, /md); an empty ' +
+        'one is invalid_target. Default the origin.',
     },
   },
-} as const;
+});
 
 const INTROSPECTION_FORM_SCHEMA = {
   type: 'object',
   required: ['token'],
   properties: {
-    token: { type: 'string', description: 'The access token to check' },
+    // An empty token counts as absent (RFC 6749 §3.2), which is invalid_request.
+    token: { type: 'string', minLength: 1, description: 'The access token to check' },
     token_type_hint: { type: 'string', const: 'access_token' },
   },
 } as const;
@@ -222,7 +229,7 @@ export function oauthRoutes(options: OAuthRoutesOptions): AnyRouteDefinition[] {
     // clients are public (RFC 6749 §2.1), and one configured for client_secret_basic still gets a
     // token, which grants no more than the anonymous one would.
     request: { contentTypes: FORM },
-    openapi: { jsonSchema: { body: TOKEN_FORM_SCHEMA } },
+    openapi: { jsonSchema: { body: tokenFormSchema(origin) } },
     responses: {
       200: {
         description: 'The access token (RFC 6749 §5.1)',
@@ -238,7 +245,11 @@ export function oauthRoutes(options: OAuthRoutesOptions): AnyRouteDefinition[] {
       413: tooLarge,
     },
     handler: async (ctx) => {
-      const form = await readOAuthForm(ctx.request, { known: TOKEN_PARAMETERS, repeatable: ['resource'] });
+      const form = await readOAuthForm(ctx.request, {
+        known: TOKEN_PARAMETERS,
+        repeatable: ['resource'],
+        keepEmpty: ['resource'],
+      });
       if (isOAuthErrorResult(form)) return form;
       const grant = checkTokenRequest(form, origin);
       if ('status' in grant) return grant;

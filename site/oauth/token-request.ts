@@ -26,7 +26,7 @@ export interface TokenGrant {
   readonly audience: string | readonly string[];
 }
 
-/** RFC 6749 Appendix A.1: client-id = *VSCHAR, VSCHAR = %x20-7E; here also 1 to 200 of them. */
+/** RFC 6749 Appendix A.1: client-id = *VSCHAR, VSCHAR = %x20-7E; here at most 200 of them. */
 function isClientId(value: string): boolean {
   if (value.length > MAX_CLIENT_ID_LENGTH) return false;
   for (let i = 0; i < value.length; i++) {
@@ -57,10 +57,11 @@ function knownResources(origin: string): string {
  * 2. `client_secret` present: `invalid_request` (the client is public, RFC 6749 §2.1; no secret is
  *    ever issued, so one sent is a misconfigured client and `invalid_client` would wrongly suggest a
  *    secret exists);
- * 3. `client_id` outside 1..200 printable ASCII: `invalid_request`;
+ * 3. `client_id` longer than 200 characters or not printable ASCII: `invalid_request` (an empty
+ *    one counts as absent, RFC 6749 §3.2);
  * 4. `scope` other than `docs:read`: `invalid_scope`; absent: `docs:read` (RFC 6749 §3.3 default);
- * 5. each `resource` not the absolute URL of one of this origin's resources: `invalid_target`
- *    (RFC 8707 §2). None: the token's `aud` is the origin, good everywhere.
+ * 5. each `resource` not the absolute URL of one of this origin's resources, an empty one included:
+ *    `invalid_target` (RFC 8707 §2). None: the token's `aud` is the origin, good everywhere.
  */
 export function checkTokenRequest(form: OAuthForm, origin: string): TokenGrant | OAuthErrorResult {
   const grantType = form.single.get('grant_type');
@@ -83,7 +84,7 @@ export function checkTokenRequest(form: OAuthForm, origin: string): TokenGrant |
   if (clientId !== undefined && !isClientId(clientId)) {
     return oauthError(
       'invalid_request',
-      `The client_id must be 1 to ${MAX_CLIENT_ID_LENGTH} printable ASCII characters.`,
+      `The client_id must be printable ASCII, at most ${MAX_CLIENT_ID_LENGTH} characters.`,
     );
   }
   const scope = form.single.get('scope');
