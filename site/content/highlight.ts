@@ -15,6 +15,10 @@ const HIGHLIGHTERS: ReadonlyMap<string, Highlighter> = new Map<string, Highlight
   ['typescript', highlightScript],
   ['js', highlightScript],
   ['javascript', highlightScript],
+  // The API reference: declarations as `.d.ts` files hold them, and doc-comment examples (neither
+  // is type-checked as a page's TypeScript is, by tests/content).
+  ['d.ts', highlightScript],
+  ['ts-example', highlightScript],
   ['json', highlightJson],
   ['sh', highlightShell],
   ['bash', highlightShell],
