@@ -33,3 +33,13 @@ export {
 } from './contract/issues.ts';
 export { type ContractApp, runContractTests } from './contract/run.ts';
 export { type SampleResult, sampleFromJsonSchema } from './contract/sample.ts';
+export {
+  type ContractFuzzOptions,
+  type FuzzAnswer,
+  type FuzzFinding,
+  type FuzzReport,
+  type FuzzRequest,
+  replayRequest,
+} from './contract/fuzz.ts';
+export { FUZZ_FINDING_CODES, FUZZ_WARNING_CODES } from './contract/fuzz-check.ts';
+export { checkJsonSchema } from './contract/json-schema-check.ts';

@@ -1,5 +1,13 @@
 /** The contract report (spec "Other records": ok, checked, issues[] of { route, method, code, message }). */
 import type { HttpMethod } from '@charter/core';
+import { FUZZ_FINDING_CODES, FUZZ_WARNING_CODES } from './fuzz-check.ts';
+import type { FuzzRequest } from './fuzz-requests.ts';
+import {
+  type ContractFuzzOptions,
+  type FuzzReport,
+  type ResolvedFuzzOptions,
+  resolveFuzzOptions,
+} from './fuzz.ts';
 
 /** Every code a contract issue may carry; `content/docs/contract-tests.md` explains each one. */
 export const CONTRACT_ISSUE_CODES = [
@@ -15,6 +23,10 @@ export const CONTRACT_ISSUE_CODES = [
   'mock-no-request',
   'mock-undeclared-status',
   'mock-invalid-response',
+  // The property-based mode (option `fuzz`): answers that break the OpenAPI document...
+  ...FUZZ_FINDING_CODES,
+  // ...and, with `fuzz.strict`, the checks beyond it.
+  ...FUZZ_WARNING_CODES,
 ] as const;
 
 /** One of `CONTRACT_ISSUE_CODES`. */
@@ -27,6 +39,8 @@ export interface ContractIssue {
   readonly method: HttpMethod;
   readonly code: ContractIssueCode;
   readonly message: string;
+  /** The property-based mode's issues: the request that shows it (`replayRequest(request)` replays it). */
+  readonly request?: FuzzRequest;
 }
 
 /** What `runContractTests` resolves. */
@@ -36,6 +50,8 @@ export interface ContractReport {
   /** How many routes were checked. */
   readonly checked: number;
   readonly issues: readonly ContractIssue[];
+  /** With the option `fuzz`: what the property-based mode sent and found. */
+  readonly fuzz?: FuzzReport;
 }
 
 /** Options of `runContractTests(app, options)`. */
@@ -47,11 +63,17 @@ export interface ContractTestOptions {
   requireOperationId?: boolean;
   /** Allow `request.body` on GET, HEAD and DELETE (no `body-on-safe-method`). Default false. */
   allowBodyOnSafeMethods?: boolean;
+  /**
+   * The property-based mode: requests generated from each operation's schemas, sent in process, every
+   * answer checked against the OpenAPI document. `true` for the defaults. Default off.
+   */
+  fuzz?: boolean | ContractFuzzOptions;
 }
 
 export interface ResolvedContractTestOptions {
   readonly requireOperationId: boolean;
   readonly allowBodyOnSafeMethods: boolean;
+  readonly fuzz: ResolvedFuzzOptions | undefined;
 }
 
 function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
@@ -70,6 +92,8 @@ export function resolveContractTestOptions(
   return Object.freeze({
     requireOperationId: booleanOption('requireOperationId', options?.requireOperationId, true),
     allowBodyOnSafeMethods: booleanOption('allowBodyOnSafeMethods', options?.allowBodyOnSafeMethods, false),
+    fuzz:
+      options?.fuzz === undefined || options.fuzz === false ? undefined : resolveFuzzOptions(options.fuzz),
   });
 }
 

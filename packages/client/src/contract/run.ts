@@ -12,6 +12,7 @@ import {
 } from './issues.ts';
 import { checkMockAnswer } from './mock-checks.ts';
 import { checkDeclaration, OperationIdIndex } from './static-checks.ts';
+import { fuzzContract } from './fuzz.ts';
 
 /** What `runContractTests` needs of an App (a Charter `App` has all of it). */
 export interface ContractApp {
@@ -51,6 +52,12 @@ export async function runContractTests(
     await checkExamples(route, sink);
     if (mockMode) await checkMockAnswer(app, route, app.options.allowedContentTypes, sink);
   }
-  const issues = Object.freeze([...sink.issues]);
-  return Object.freeze({ ok: issues.length === 0, checked: routes.length, issues });
+  if (resolved.fuzz === undefined) {
+    const issues = Object.freeze([...sink.issues]);
+    return Object.freeze({ ok: issues.length === 0, checked: routes.length, issues });
+  }
+  const fuzz = await fuzzContract(app, resolved.fuzz);
+  const reported = resolved.fuzz.strict ? [...fuzz.findings, ...fuzz.warnings] : fuzz.findings;
+  const issues = Object.freeze([...sink.issues, ...reported]);
+  return Object.freeze({ ok: issues.length === 0, checked: routes.length, issues, fuzz });
 }

@@ -5,7 +5,8 @@ import { httpBearerScheme } from '../auth/schemes.ts';
 import { every, except } from '../middleware/combinators.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { withHookTraits } from '../types/index.ts';
-import { App, type AppOptions } from './app.ts';
+import { App } from './app.ts';
+import type { AppOptions } from './options.ts';
 
 function answersOf(app: App, index = 0): Record<number, unknown> {
   const route = app.registeredRoutes()[index];

@@ -1,0 +1,4 @@
+/**
+ * @module charter/cloudflare — the Cloudflare Workers adapter. Re-exports `@charter/cloudflare`.
+ */
+export * from '@charter/cloudflare';
