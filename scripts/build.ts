@@ -23,6 +23,7 @@
  * the build itself only runs when this file is the main module (`bun run build`).
  */
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -475,6 +476,33 @@ export function shiftMappings(
   return lines.join(';');
 }
 
+/** The line a bin file starts with: Node runs it; Bun's `bun <file>` and `bunx` run it as well. */
+export const BIN_SHEBANG = '#!/usr/bin/env node\n';
+
+/**
+ * Each file the manifest's `bin` names (`charter` -> `./dist/cli.js`) gets the shebang line above the
+ * `// @bun` pragma (Bun still reads the pragma on the line after a shebang), its source map one more
+ * unmapped line at the top, and the executable bits.
+ */
+function addBinShebangs(): void {
+  const manifest = JSON.parse(readFileSync(join(CHARTER_DIR, 'package.json'), 'utf8')) as Manifest;
+  const bin = (manifest as { bin?: Record<string, string> }).bin ?? {};
+  for (const [name, target] of Object.entries(bin)) {
+    const file = resolve(CHARTER_DIR, target);
+    if (!existsSync(file)) throw new BuildError(`bin ${name} -> ${target}: the build made no such file`);
+    const code = readFileSync(file, 'utf8');
+    if (code.startsWith('#!')) continue;
+    writeFileSync(file, BIN_SHEBANG + code);
+    chmodSync(file, 0o755);
+    const mapPath = `${file}.map`;
+    if (existsSync(mapPath)) {
+      const map = JSON.parse(readFileSync(mapPath, 'utf8')) as { mappings: string };
+      map.mappings = `;${map.mappings}`;
+      writeFileSync(mapPath, JSON.stringify(map));
+    }
+  }
+}
+
 async function runTsc(): Promise<void> {
   if (!existsSync(TSC_BIN)) throw new BuildError(`tsc not found at ${TSC_BIN}; run \`bun install\``);
   const proc = Bun.spawn([TSC_BIN, '-p', TSCONFIG_BUILD, '--emitDeclarationOnly', '--pretty', 'false'], {
@@ -687,6 +715,7 @@ async function main(): Promise<void> {
   if (entries.length === 0) throw new BuildError(`no entries found in ${posix(relative(ROOT, CHARTER_SRC))}`);
   rmSync(DIST, { recursive: true, force: true });
   await Promise.all([buildJs(entries), runTsc()]);
+  addBinShebangs();
   const stats = rewriteDeclarations(entries);
   const files = walkFiles(DIST);
   const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);

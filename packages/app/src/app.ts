@@ -36,6 +36,8 @@ function docsEnabled(option: AppOptions['docs'], production: boolean): DocsRoute
 export class App extends CoreApp {
   /** The mounted OpenAPI document, when the `openapi` or `docs` option is on. */
   readonly openapi: MountedOpenAPI | undefined;
+  /** The path of the interactive docs page (`docs` option), else undefined; the startup banner links to it. */
+  readonly docsPath: string | undefined;
 
   constructor(options: AppOptions = {}) {
     super(options);
@@ -61,6 +63,9 @@ export class App extends CoreApp {
       : undefined;
     if (docs !== undefined && this.openapi !== undefined) {
       mountDocs(this, { ...docs, specUrl: this.openapi.path });
+      this.docsPath = docs.path ?? '/docs';
+    } else {
+      this.docsPath = undefined;
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module charter — everything in one import: the runtime-neutral core (contracts, routing, errors,
  * security helpers, auth) re-exported from `@charter/core`, plus the runtime-neutral feature modules,
- * which are also their own subpaths (`charter/jwt`, `charter/jwk`, `charter/session`, `charter/hashing`,
+ * which are also their own subpaths (`charter/banner`, `charter/jwt`, `charter/jwk`, `charter/session`, `charter/hashing`,
  * `charter/openapi`, `charter/docs`, `charter/client`, `charter/pagination`, `charter/mcp`, `charter/a2a`,
  * `charter/streaming`, `charter/websocket`, `charter/multipart`, `charter/tracing`, `charter/redis`).
  * Runtime adapters are only
@@ -13,6 +13,7 @@
  */
 export * from '@charter/core';
 export * from '@charter/a2a';
+export * from '@charter/banner';
 export * from '@charter/client';
 export * from '@charter/docs';
 export * from '@charter/hashing';
