@@ -42,6 +42,12 @@ import {
  */
 const INTERNAL_PACKAGES: ReadonlyArray<{ name: string; reason: string }> = [
   {
+    name: 'create-charter',
+    reason:
+      'the scaffolder (`bun create charter`), a package of its own with its own bin and tarball; ' +
+      'nothing in charter imports it, and charter does not ship it',
+  },
+  {
     name: '@charter/app',
     reason:
       "the root barrel's App (the core App plus the openapi/docs routes); it composes feature packages, " +
