@@ -146,3 +146,35 @@ describe('charter/bun serve', () => {
     expect(await child.exited).toBe(0);
   });
 });
+
+describe('charter/bun start-up log', () => {
+  function recordingLogger(lines: Array<{ level: string; message: string; fields?: unknown }>) {
+    const at = (level: string) => (message: string, fields?: unknown) =>
+      void lines.push({ level, message, fields });
+    return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  }
+
+  test('logs a "Listening" line with the URL once it listens, as charter/node does', async () => {
+    const lines: Array<{ level: string; message: string; fields?: unknown }> = [];
+    const app = new App({ logger: recordingLogger(lines) });
+    const server = await start(app);
+    expect(lines.filter((line) => line.message === 'Listening')).toEqual([
+      {
+        level: 'info',
+        message: 'Listening',
+        fields: { url: server.url, hostname: '127.0.0.1', port: server.port },
+      },
+    ]);
+  });
+
+  test('a start that fails logs the failure and no "Listening" line', async () => {
+    const lines: Array<{ level: string; message: string; fields?: unknown }> = [];
+    const first = await start(new App({ logger: false }));
+    const app = new App({ logger: recordingLogger(lines) });
+    await expect(serve(app, { port: first.port, signals: false }).ready).rejects.toThrow();
+    expect(lines.some((line) => line.message === 'Listening')).toBe(false);
+    expect(
+      lines.some((line) => line.level === 'error' && line.message === 'The Bun server failed to start'),
+    ).toBe(true);
+  });
+});

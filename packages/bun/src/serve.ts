@@ -150,11 +150,8 @@ async function listen(app: App, options: BunServeOptions): Promise<BunServer> {
   }
   const port = server.port ?? options.port ?? 3000;
   const hostname = server.hostname ?? options.hostname ?? '127.0.0.1';
-  return {
-    port,
-    hostname,
-    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
-    server,
-    close,
-  };
+  const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  // The same line as charter/node and charter/deno write, so logs read alike whatever runs the app.
+  app.logger.info('Listening', { url, hostname, port });
+  return { port, hostname, url, server, close };
 }
