@@ -11,7 +11,22 @@ describe('siteConfigFromEnv', () => {
       tokenSecret: undefined,
       behindProxy: 'none',
       contentDir: undefined,
+      redisUrl: undefined,
     });
+  });
+
+  test('REDIS_URL: a redis:// or rediss:// URL; blank is unset; anything else is refused without echoing it', () => {
+    expect(siteConfigFromEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(siteConfigFromEnv({ REDIS_URL: ' rediss://:pw@cache.internal:6380/2 ' }).redisUrl).toBe(
+      'rediss://:pw@cache.internal:6380/2',
+    );
+    expect(siteConfigFromEnv({ REDIS_URL: '  ' }).redisUrl).toBeUndefined();
+    expect(() => siteConfigFromEnv({ REDIS_URL: 'http://secret@cache:6379' })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL, got a http: URL',
+    );
+    expect(() => siteConfigFromEnv({ REDIS_URL: 'not a url with secret' })).toThrow(
+      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/,
+    );
   });
 
   test('the default origin follows PORT; SITE_ORIGIN wins and is normalised to an origin', () => {

@@ -10,6 +10,7 @@
  * | `SITE_TOKEN_SECRET` | base64url key (32+ bytes) that signs access tokens             | random (development only) |
  * | `SITE_BEHIND_PROXY` | `none`, `loopback`, or a hop count: which proxies to believe   | none                      |
  * | `SITE_CONTENT_DIR`  | the Markdown content                                           | `content/` of the checkout |
+ * | `REDIS_URL`         | `redis://` or `rediss://` URL: replicas share the quota there   | unset: quota per process  |
  */
 import { resolveSiteOrigin } from './oauth/resources.ts';
 
@@ -22,6 +23,8 @@ export interface SiteConfig {
   readonly tokenSecret: string | undefined;
   readonly behindProxy: 'none' | 'loopback' | { readonly hops: number };
   readonly contentDir: string | undefined;
+  /** Where the replicas keep the shared quota (`REDIS_URL`); undefined: each process counts alone. */
+  readonly redisUrl: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -45,6 +48,21 @@ function behindProxy(value: string | undefined): SiteConfig['behindProxy'] {
   );
 }
 
+function redisUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new TypeError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  // The value is not echoed: it may carry a password.
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new TypeError(`REDIS_URL must be a redis:// or rediss:// URL, got a ${url.protocol} URL`);
+  }
+  return url.href;
+}
+
 /** Reads and checks the settings; throws an error naming the variable when one is wrong. */
 export function siteConfigFromEnv(env: Env): SiteConfig {
   const listenPort = port(env.PORT);
@@ -64,5 +82,6 @@ export function siteConfigFromEnv(env: Env): SiteConfig {
     tokenSecret: env.SITE_TOKEN_SECRET || undefined,
     behindProxy: behindProxy(env.SITE_BEHIND_PROXY),
     contentDir: env.SITE_CONTENT_DIR || undefined,
+    redisUrl: redisUrl(env.REDIS_URL),
   };
 }

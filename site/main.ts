@@ -8,6 +8,7 @@ import { siteConfigFromEnv } from './config.ts';
 import { EMBEDDED_CONTENT } from './content/embedded.ts';
 import { contentFromData } from './content/prebuilt.ts';
 import { resolveTokenKey } from './oauth/key.ts';
+import { sharedQuotaStore } from './quota.ts';
 
 /** A setting or the content is wrong: say so in one line and exit, rather than print a stack. */
 function refuse(error: unknown): never {
@@ -44,16 +45,25 @@ const key = (() => {
     return refuse(error);
   }
 })();
+// With REDIS_URL, replicas behind one address share one quota per client (scaling.md).
+const quota =
+  config.redisUrl === undefined
+    ? undefined
+    : sharedQuotaStore({ url: config.redisUrl, logger: () => app.logger });
 const app = createSite({
   origin: config.origin,
   content,
   tokenKey: key.key,
   production: config.production,
   behindProxy: config.behindProxy,
+  rateLimitStore: quota?.store,
 });
+if (quota !== undefined) app.onClose(() => quota.close());
 if (key.generated) {
   app.logger.warn(
-    'SITE_TOKEN_SECRET is not set: tokens are signed with a random key and die with this process',
+    config.redisUrl === undefined
+      ? 'SITE_TOKEN_SECRET is not set: tokens are signed with a random key and die with this process'
+      : 'SITE_TOKEN_SECRET is not set: tokens are signed with a random key, die with this process and fail on the other replicas',
   );
 }
 const server = await serve(app, { port: config.port, hostname: config.hostname });
@@ -62,4 +72,5 @@ app.logger.info('Charter documentation site listening', {
   origin: config.origin,
   pages: content.pages.length,
   embedded: EMBEDDED_CONTENT !== undefined,
+  quota: quota === undefined ? 'memory' : 'redis',
 });

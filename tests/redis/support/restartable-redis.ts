@@ -16,6 +16,10 @@ export interface RestartableRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty; resolves once it accepts connections. */
   start(): Promise<void>;
+  /** Stops the server without closing its connections (SIGSTOP): commands wait for an answer that does not come. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   /** Kills it for good and removes its directory. */
   stop(): Promise<void>;
 }
@@ -84,6 +88,7 @@ export async function startRestartableRedis(): Promise<RestartableRedis> {
     const running = proc;
     proc = undefined;
     if (running === undefined) return;
+    running.kill('SIGCONT');
     running.kill('SIGKILL');
     await running.exited;
   };
@@ -93,6 +98,8 @@ export async function startRestartableRedis(): Promise<RestartableRedis> {
     url: `redis://127.0.0.1:${port}`,
     kill,
     start,
+    pause: () => proc?.kill('SIGSTOP'),
+    resume: () => proc?.kill('SIGCONT'),
     async stop() {
       await kill();
       rmSync(dir, { recursive: true, force: true });
