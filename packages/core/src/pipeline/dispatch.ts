@@ -11,6 +11,7 @@ import { withoutStack } from '../errors/without-stack.ts';
 import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
+import { isResponseContractError, logContractViolation } from './contract-violation.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
@@ -257,6 +258,8 @@ function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
  * onError hooks (the common case for a 404 or a 422) it stays synchronous: no promise per refusal.
  */
 function recover(host: PipelineHost, exchange: Exchange, error: unknown): Response | Promise<Response> {
+  // A broken response contract is the server's bug: logged whoever answers it (issue 19).
+  if (isResponseContractError(error)) logContractViolation(host.logger, error);
   const onError = phasesFor(host, exchange).onError;
   if (onError === undefined) return problemFor(host, exchange, error);
   return recoverWithHooks(host, exchange, error, onError);

@@ -8,6 +8,7 @@ import { isFieldValue, setResponseHeaders } from './response-headers.ts';
 import { PlannedResponse, type WireHeaders, wireHeaders } from './planned-response.ts';
 import { recordPayload } from './response-payload.ts';
 import { isHttpToken } from '../security/header-guards.ts';
+import { ResponseContractError } from './contract-violation.ts';
 
 // RFC 9110 §15.3.5, §15.4.5: these statuses never carry content.
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
@@ -87,19 +88,30 @@ function assertResult(route: CompiledRoute, result: unknown): asserts result is 
     result === null ||
     typeof (result as { status?: unknown }).status !== 'number'
   ) {
-    throw new InternalError(
-      `The handler of ${route.method} ${route.path} must return { status, body?, headers? } or a Response`,
-    );
+    const detail = `The handler of ${route.method} ${route.path} must return { status, body?, headers? } or a Response`;
+    throw new ResponseContractError({
+      method: route.method,
+      path: route.path,
+      issues: [{ path: '', message: 'the result is not { status, body?, headers? } or a Response' }],
+      detail,
+    });
   }
 }
 
 function planFor(route: CompiledRoute, status: number): ResponsePlan {
   const plan = route.responses.get(status);
   if (plan === undefined) {
-    throw new InternalError(
-      `The handler of ${route.method} ${route.path} returned status ${status}, which the route does not ` +
+    throw new ResponseContractError({
+      method: route.method,
+      path: route.path,
+      status,
+      issues: [
+        { path: '', message: `status ${status} is not declared (declared: ${route.declaredStatuses})` },
+      ],
+      detail:
+        `The handler of ${route.method} ${route.path} returned status ${status}, which the route does not ` +
         `declare (declared: ${route.declaredStatuses})`,
-    );
+    });
   }
   return plan;
 }
@@ -223,15 +235,22 @@ function contractViolation(
   route: CompiledRoute,
   status: number,
   result: StandardResult<unknown>,
-): InternalError {
-  const issues = flattenIssues(result.issues ?? []);
+): ResponseContractError {
+  const issues = flattenIssues(result.issues ?? []).map((i) => ({
+    path: i.path.join('.'),
+    message: i.message,
+  }));
   const described = issues
     .slice(0, 5)
-    .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .map((i) => (i.path.length > 0 ? `${i.path}: ${i.message}` : i.message))
     .join('; ');
-  return new InternalError(
-    `The response body for status ${status} of ${route.method} ${route.path} does not match its schema: ${described}`,
-  );
+  return new ResponseContractError({
+    method: route.method,
+    path: route.path,
+    status,
+    issues,
+    detail: `The response body for status ${status} of ${route.method} ${route.path} does not match its schema: ${described}`,
+  });
 }
 
 /** Turns a handler result into a Response, validating its body against the declared schema. */
