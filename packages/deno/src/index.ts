@@ -4,5 +4,11 @@
  * WebSocket routes through `Deno.upgradeWebSocket`, and SIGINT/SIGTERM drain in-flight requests before
  * exiting. Needs `--allow-net` (and nothing else).
  */
-export { type DenoServeHandle, type DenoServeOptions, type DenoServer, serve } from './serve.ts';
+export {
+  DENO_MAX_HEADER_FIELDS,
+  type DenoServeHandle,
+  type DenoServeOptions,
+  type DenoServer,
+  serve,
+} from './serve.ts';
 export type { DenoHttpServer, DenoNetAddr } from './deno-global.ts';

@@ -115,12 +115,30 @@ function checkOptions(options: DenoServeOptions): void {
   }
 }
 
+/**
+ * Deno's HTTP server reads at most this many header fields (Deno 2.9); a request with more gets Deno's
+ * bare 400 before the App runs, so the App's 431 problem (`maxHeaderCount`) works only up to here.
+ */
+export const DENO_MAX_HEADER_FIELDS = 128;
+
+/** Refuses an App whose header-count guard Deno cannot honour (see DENO_MAX_HEADER_FIELDS). */
+function checkAppFitsDeno(app: App): void {
+  const max = app.options.maxHeaderCount;
+  if (max === 0 || max > DENO_MAX_HEADER_FIELDS) {
+    const asked = max === 0 ? 'maxHeaderCount: 0 (no limit)' : `maxHeaderCount: ${max}`;
+    throw new RangeError(
+      `charter/deno: ${asked} cannot be honoured on Deno, whose HTTP server answers a bare 400 to a request with more than ${DENO_MAX_HEADER_FIELDS} header fields before the App runs; set maxHeaderCount to ${DENO_MAX_HEADER_FIELDS} or less`,
+    );
+  }
+}
+
 function formatHost(hostname: string): string {
   return hostname.includes(':') ? `[${hostname}]` : hostname;
 }
 
 async function listen(app: App, options: DenoServeOptions): Promise<DenoServer> {
   checkOptions(options);
+  checkAppFitsDeno(app);
   const deno = denoNamespace();
   await app.ready();
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;

@@ -3,7 +3,7 @@
  * prints one JSON line `{ results: [{ name, ok, detail }] }` for the Bun test to assert on.
  */
 import { App } from 'charter';
-import { serve } from 'charter/deno';
+import { DENO_MAX_HEADER_FIELDS, serve } from 'charter/deno';
 import { z } from 'zod';
 
 interface Result {
@@ -112,6 +112,33 @@ await check('invalid options reject ready with a TypeError naming the option', a
     names.join(' | '),
   );
   return names.join(' | ');
+});
+
+await check('an App whose header-count guard Deno cannot honour is refused at serve', async () => {
+  const messages: string[] = [];
+  for (const maxHeaderCount of [DENO_MAX_HEADER_FIELDS + 1, 0]) {
+    const app = new App({ logger: false, behindProxy: 'none', maxHeaderCount });
+    try {
+      await serve(app, { port: 0, signals: false }).ready;
+      messages.push('no error');
+    } catch (error) {
+      messages.push(`${(error as Error).name}: ${(error as Error).message}`);
+    }
+  }
+  assert(
+    messages.every(
+      (m) =>
+        m.startsWith('RangeError: charter/deno: maxHeaderCount') &&
+        m.includes('set maxHeaderCount to 128 or less'),
+    ),
+    messages.join(' | '),
+  );
+  const fits = await serve(new App({ logger: false, behindProxy: 'none', maxHeaderCount: 128 }), {
+    port: 0,
+    signals: false,
+  });
+  await fits.close();
+  return messages.join(' | ');
 });
 
 console.log(JSON.stringify({ results }));
