@@ -8,7 +8,6 @@ import { siteConfigFromEnv } from './config.ts';
 import { EMBEDDED_CONTENT } from './content/embedded.ts';
 import { contentFromData } from './content/prebuilt.ts';
 import { resolveTokenKey } from './oauth/key.ts';
-import { sharedQuotaStore } from './quota.ts';
 
 /** A setting or the content is wrong: say so in one line and exit, rather than print a stack. */
 function refuse(error: unknown): never {
@@ -46,10 +45,11 @@ const key = (() => {
   }
 })();
 // With REDIS_URL, replicas behind one address share one quota per client (scaling.md).
+// Loaded only then: a single process never loads the Redis stores.
 const quota =
   config.redisUrl === undefined
     ? undefined
-    : sharedQuotaStore({ url: config.redisUrl, logger: () => app.logger });
+    : (await import('./quota.ts')).sharedQuotaStore({ url: config.redisUrl, logger: () => app.logger });
 const app = createSite({
   origin: config.origin,
   content,
