@@ -29,6 +29,7 @@ export const SITE_CSS = `/* Charter documentation site */
   --current-bg: #e8eefc;
   --code-bg: #f5f7fa;
   --focus: #2f5bd3;
+  --mark-bg: #fff1a8;
 
   --tok-keyword: #a3228d;
   --tok-string: #0f7a3d;
@@ -52,6 +53,7 @@ export const SITE_CSS = `/* Charter documentation site */
     --current-bg: #1d2740;
     --code-bg: #151a21;
     --focus: #86a8ff;
+    --mark-bg: #5a4a00;
 
     --tok-keyword: #e38ad6;
     --tok-string: #7fd49b;
@@ -263,7 +265,7 @@ main {
   font-size: 0.9rem;
 }
 
-.menu-close {
+.sidebar .menu-close {
   display: none;
 }
 
@@ -281,6 +283,11 @@ main {
   .sidebar:target .menu-close {
     display: inline-block;
     margin-bottom: 0.75rem;
+    color: var(--accent);
+  }
+
+  article h1 {
+    font-size: 1.7rem;
   }
 
   .sidebar ul {
@@ -644,6 +651,46 @@ pre.code .line.highlighted {
 .tok-punctuation { color: var(--tok-punctuation); }
 .tok-property { color: var(--tok-property); }
 .tok-variable { color: var(--tok-variable); }
+
+/* The search page */
+.search-page .search-form {
+  max-width: var(--measure);
+  margin: 0 0 1rem;
+}
+
+.search-results {
+  max-width: var(--measure);
+  margin: 1.5rem 0 0;
+  padding: 0;
+  list-style: none;
+}
+
+.search-results li + li {
+  margin-top: 1.25rem;
+}
+
+article .search-results h2 {
+  margin: 0;
+  padding: 0;
+  border: 0;
+  font-size: 1.15rem;
+}
+
+.search-results p {
+  margin: 0.15rem 0 0;
+}
+
+.search-url {
+  color: var(--muted);
+  font-size: 0.85rem;
+}
+
+mark {
+  padding: 0 0.1em;
+  border-radius: 2px;
+  background: var(--mark-bg);
+  color: inherit;
+}
 
 /* Tables */
 .table-scroll {

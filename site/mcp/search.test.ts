@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { createSearchIndex, MAX_QUERY_LENGTH, MAX_QUERY_WORDS, MAX_SEARCH_LIMIT } from './search.ts';
 import { CORPUS_PAGES, makePage } from './test-corpus.ts';
+import type { Page } from '../content/types.ts';
 
 const index = createSearchIndex(CORPUS_PAGES);
 const paths = (query: string, limit?: number) =>
@@ -184,5 +185,43 @@ describe('createSearchIndex', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('createSearchIndex options and complete words', () => {
+  const make = (path: string, title: string, text: string): Page =>
+    ({
+      ...(CORPUS_PAGES[0] as Page),
+      path,
+      url: `/${path}`,
+      markdownUrl: `/${path}.md`,
+      title,
+      description: title,
+      text,
+      headings: [],
+    }) as Page;
+
+  test('a last word that is itself a word of the index prefers it to longer words it starts', () => {
+    const small = createSearchIndex([
+      make('docs/a', 'Known limitations', 'limitations limitations of the rate of things'),
+      make('docs/b', 'Middleware', 'the rate limit middleware counts requests per window, a limit'),
+    ]);
+    expect(small.search('rate limit').results.map((result) => result.path)).toEqual(['docs/b', 'docs/a']);
+    // A word the index lacks still matches as a prefix, as you type.
+    expect(small.search('rate limi').results.map((result) => result.path)).toContain('docs/a');
+  });
+
+  test("pageWeight scales a page's score, and must be a positive number", () => {
+    const pages = [make('docs/a', 'Tokens', 'token token'), make('reference/a', 'Tokens', 'token token')];
+    const plain = createSearchIndex(pages).search('token').results;
+    expect(plain[0]?.score).toBe(plain[1]?.score);
+    const weighted = createSearchIndex(pages, {
+      pageWeight: (page) => (page.path.startsWith('reference') ? 0.5 : 1),
+    });
+    const [first, second] = weighted.search('token').results;
+    expect(first?.path).toBe('docs/a');
+    expect(second?.score).toBeCloseTo((first?.score ?? 0) / 2, 3);
+    expect(() => createSearchIndex(pages, { pageWeight: () => 0 })).toThrow(RangeError);
+    expect(() => createSearchIndex(pages, { pageWeight: () => Number.NaN })).toThrow(RangeError);
   });
 });

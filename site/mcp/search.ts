@@ -42,6 +42,12 @@ const K1 = 1.2;
 const B = 0.75;
 /** A page matched by a prefix expansion rather than the word itself scores this share. */
 const PREFIX_WEIGHT = 0.75;
+/**
+ * The share when the last word is itself a word of the index (`limit`): it is most likely complete,
+ * so `limitations` in a heading must not outrank `limit` (issue 23: "rate limit" ranked the page
+ * with "Known limitations" first and the rate limiter's page eighth).
+ */
+const KNOWN_WORD_PREFIX_WEIGHT = 0.25;
 /** A page matched by the parts of a compound word rather than the word itself scores this share. */
 const PARTS_WEIGHT = 0.5;
 /** Scores are rounded to this many decimals, so results order and print the same everywhere. */
@@ -89,6 +95,15 @@ export interface SearchResponse {
    * results are the pages that have any of them (or when there are no results at all).
    */
   readonly matchedAllTerms: boolean;
+}
+
+/** Options of `createSearchIndex`. */
+export interface SearchIndexOptions {
+  /**
+   * A page's weight, multiplying its score (default 1 for every page): the site gives its generated
+   * API reference pages less than the guides, so a topic finds its guide before the declarations.
+   */
+  readonly pageWeight?: (page: Page) => number;
 }
 
 /** Options of one search. */
@@ -185,8 +200,17 @@ function roundScore(score: number): number {
 }
 
 /** Builds the index. Pages are looked up by position, so the array must not change afterwards. */
-export function createSearchIndex(pages: readonly Page[]): SearchIndex {
+export function createSearchIndex(pages: readonly Page[], options: SearchIndexOptions = {}): SearchIndex {
   if (!Array.isArray(pages)) throw new TypeError('createSearchIndex: pages must be an array of Page');
+  const weights = pages.map((page) => {
+    const weight = options.pageWeight === undefined ? 1 : options.pageWeight(page);
+    if (!Number.isFinite(weight) || weight <= 0) {
+      throw new RangeError(
+        `createSearchIndex: pageWeight must give a positive number, got ${weight} for ${page.path}`,
+      );
+    }
+    return weight;
+  });
   const indexed: readonly IndexedPage[] = pages.map((page) => {
     const body = collapseWhitespace(page.text);
     const description = collapseWhitespace(page.description);
@@ -256,9 +280,10 @@ export function createSearchIndex(pages: readonly Page[]): SearchIndex {
       offer(doc, termScore(word.whole, frequency), [word.whole]);
     }
     if (last && word.whole.length >= MIN_PREFIX_LENGTH) {
+      const share = postings.has(word.whole) ? KNOWN_WORD_PREFIX_WEIGHT : PREFIX_WEIGHT;
       for (const term of expansions(word.whole)) {
         for (const [doc, frequency] of postings.get(term) as Postings) {
-          offer(doc, PREFIX_WEIGHT * termScore(term, frequency), [term]);
+          offer(doc, share * termScore(term, frequency), [term]);
         }
       }
     }
@@ -319,7 +344,7 @@ export function createSearchIndex(pages: readonly Page[]): SearchIndex {
       combined = combine(false);
     }
     const ranked = [...combined.entries()]
-      .map(([doc, match]) => ({ doc, match, score: roundScore(match.score) }))
+      .map(([doc, match]) => ({ doc, match, score: roundScore(match.score * (weights[doc] as number)) }))
       .sort((a, b) => {
         if (b.score !== a.score) return b.score - a.score;
         const pathA = (indexed[a.doc] as IndexedPage).page.path;

@@ -16,7 +16,8 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
 import type { ContentSite } from '../../site/content/types.ts';
-import { createSearchIndex, type SearchIndex } from '../../site/mcp/search.ts';
+import type { SearchIndex } from '../../site/mcp/search.ts';
+import { searchIndexOf } from '../../site/search/index-cache.ts';
 import { realContent, type RunningSite, startSite } from './support.ts';
 
 const TEST_TIMEOUT_MS = 5_000;
@@ -127,7 +128,8 @@ function authorizationFor(credentials: Credentials): string | undefined {
 
 beforeAll(async () => {
   content = await realContent();
-  index = createSearchIndex(content.pages);
+  // The site's own index (the reference pages weighted down), as the tool server reads it.
+  index = searchIndexOf(content);
   // Many clients, one address: a quota this suite cannot exhaust (the limit has its own tests).
   site = await startSite({ rateLimit: { max: 10_000, windowMs: 60_000 } });
   url = new URL(`${site.origin}/mcp`);
