@@ -102,7 +102,12 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 }
 
 function nodeEnv(): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
+  try {
+    return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
+  } catch {
+    // Deno without --allow-env throws on the read (NotCapable): NODE_ENV is then unknown, as on workers.
+    return undefined;
+  }
 }
 
 function resolveSecuritySchemes(

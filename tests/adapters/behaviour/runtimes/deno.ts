@@ -55,9 +55,8 @@ export function spawnDeno(
     [
       DENO_BIN,
       'run',
+      // The one permission charter/deno needs (the docs say so): no env, no file system.
       '--allow-net',
-      '--allow-env',
-      '--allow-read',
       '--no-remote',
       '--no-npm',
       '--no-lock',
