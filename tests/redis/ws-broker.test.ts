@@ -136,6 +136,26 @@ describe('wsTopics over redisWsBroker', () => {
     await expect(topics.publish('x'.repeat(257), 'm')).rejects.toThrow(TypeError);
   });
 
+  test("text another publisher puts on the channel is not passed on; a listener hears only the broker's messages", async () => {
+    const a = await bunInstance(server.url);
+    open.push(a);
+    const prefix = `foreign:${crypto.randomUUID()}:`;
+    const topics = wsTopics({ broker: redisWsBroker({ ...a, prefix }) });
+    const conn = recorder();
+    await topics.subscribe(conn, 'room');
+    await a.client.send('PUBLISH', [`${prefix}room`, 'not ours']);
+    await a.client.send('PUBLISH', [`${prefix}room`, 'b***not base64']);
+    await topics.publish('room', 'ours');
+    await until(() => conn.received.length >= 1, 'the broker message');
+    await Bun.sleep(100);
+    expect(conn.received).toEqual(['ours']);
+  });
+
+  test('the subscriber adapters need subscribe and unsubscribe', () => {
+    expect(() => bunRedisSubscriber({} as never)).toThrow(/subscribe and unsubscribe/);
+    expect(() => nodeRedisSubscriber(null as never)).toThrow(/subscribe and unsubscribe/);
+  });
+
   test('redisWsBroker needs a subscriber connection', async () => {
     const a = await bunInstance(server.url);
     open.push(a);
