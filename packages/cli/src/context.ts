@@ -16,7 +16,7 @@ export interface CliContext {
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
 }
 
-/** The exit codes of `charter` (documented in content/docs/cli.md). */
+/** The exit codes of `charter` (documented at https://charter.dev/docs/cli). */
 export const EXIT = {
   /** Done, nothing found. */
   ok: 0,

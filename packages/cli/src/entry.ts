@@ -41,7 +41,9 @@ export function resolveEntryPath(input: string, projectDir: string): string {
   const root = resolve(projectDir);
   const absolute = resolve(root, input);
   const rel = relative(root, absolute);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+  if (rel === '')
+    throw new UsageError(`the entry ${shown(input)} is the project folder; give a file, e.g. src/app.ts`);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw new UsageError(
       `the entry ${shown(input)} is outside the project (${root}); give a file inside it, e.g. src/app.ts`,
     );

@@ -12,6 +12,7 @@ import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { isResponseContractError, logContractViolation } from './contract-violation.ts';
+import { logCredentialRejection } from '../auth/credential-rejection.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
@@ -260,6 +261,11 @@ function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
 function recover(host: PipelineHost, exchange: Exchange, error: unknown): Response | Promise<Response> {
   // A broken response contract is the server's bug: logged whoever answers it (issue 19).
   if (isResponseContractError(error)) logContractViolation(host.logger, error);
+  else if (isHttpError(error) && error.status === 401) {
+    const route =
+      exchange.route === undefined ? undefined : `${exchange.route.method} ${exchange.route.path}`;
+    logCredentialRejection(host.logger, error, route);
+  }
   const onError = phasesFor(host, exchange).onError;
   if (onError === undefined) return problemFor(host, exchange, error);
   return recoverWithHooks(host, exchange, error, onError);

@@ -1,0 +1,110 @@
+/**
+ * Runs the built `charter` bin (packages/charter/dist/cli.js, made by `bun run build`) as a user would:
+ * a child process in a project folder, under Bun or under real Node 24. The fixture projects import
+ * `charter` by name: `fixtures/node_modules/charter` is linked to packages/charter here.
+ */
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { node24 } from '../adapters/fixtures/node24.ts';
+
+export const ROOT = join(import.meta.dir, '../..');
+export const CHARTER_DIR = join(ROOT, 'packages/charter');
+export const CLI = join(CHARTER_DIR, 'dist/cli.js');
+export const FIXTURES = join(import.meta.dir, 'fixtures');
+export const fixture = (name: string): string => join(FIXTURES, name);
+
+/** Checks the build is there and links `charter` into the fixtures' node_modules (idempotent). */
+export function prepareCli(): void {
+  if (!existsSync(CLI)) {
+    throw new Error('packages/charter/dist/cli.js is missing: run `bun run build` before the CLI tests');
+  }
+  const link = join(FIXTURES, 'node_modules', 'charter');
+  let stat: ReturnType<typeof lstatSync> | undefined;
+  try {
+    stat = lstatSync(link);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isSymbolicLink() && existsSync(link) && realpathSync(link) === realpathSync(CHARTER_DIR)) return;
+  if (stat) unlinkSync(link);
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(relative(dirname(link), CHARTER_DIR), link, 'dir');
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export type Runtime = 'bun' | 'node';
+
+/** The executable of `runtime`: this Bun, or the Node 24 of NODE24_PATH. */
+export function runtimePath(runtime: Runtime): string {
+  return runtime === 'bun' ? process.execPath : node24().path;
+}
+
+/** An environment without the variables that would change the CLI's output or the app's mode. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !['NODE_ENV', 'NO_COLOR', 'FORCE_COLOR', 'NODE_OPTIONS'].includes(key))
+      env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs `charter <args>` in `cwd` and waits for it to exit (60 s at most: a cold, loaded machine). */
+export function runCharter(
+  args: readonly string[],
+  options: { cwd: string; runtime?: Runtime; env?: Record<string, string> },
+): Promise<CliResult> {
+  const runtime = options.runtime ?? 'bun';
+  return new Promise((resolve, reject) => {
+    const child = spawn(runtimePath(runtime), [CLI, ...args], {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`charter ${args.join(' ')} did not exit within 60 s; stderr: ${stderr}`));
+    }, 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A fresh temporary folder, removed by the returned function. */
+export function tempDir(prefix = 'charter-cli-'): { path: string; remove(): void } {
+  const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Long enough for a cold start of a child runtime on a loaded 2-core machine. */
+export const CLI_TIMEOUT_MS = 60_000;
