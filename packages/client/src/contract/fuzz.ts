@@ -28,8 +28,11 @@ export interface ContractFuzzOptions {
   headers?: Readonly<Record<string, string>>;
   /** How long an answer, and then its body, may take before `no-answer` (or a stream is assumed); default 10,000 ms. */
   answerTimeoutMs?: number;
-  /** Called with every request and its answer (for example to feed another validator the same traffic). */
-  observe?: (request: FuzzRequest, answer: FuzzAnswer) => void | Promise<void>;
+  /**
+   * Called with every request, its answer and what the fuzzer found in it (findings and warnings), for
+   * example to feed another validator the same traffic.
+   */
+  observe?: (request: FuzzRequest, answer: FuzzAnswer, found: readonly FuzzFinding[]) => void | Promise<void>;
 }
 
 export interface ResolvedFuzzOptions {
@@ -239,30 +242,28 @@ export async function fuzzContract(app: FuzzApp, options: ResolvedFuzzOptions): 
       for (const generated of built) {
         const request: FuzzRequest = { ...generated, headers: { ...options.headers, ...generated.headers } };
         requests++;
-        const report = (code: FuzzFindingCode, message: string) =>
-          (WARNINGS.has(code) ? warnings : findings).push(
-            Object.freeze({
-              route: template,
-              method,
-              code,
-              message: `${message} [${request.intent}]`,
-              request,
-            }),
-          );
+        const found: FuzzFinding[] = [];
+        const report = (code: FuzzFindingCode, message: string) => {
+          const text = `${message} [${request.intent}]`;
+          const finding = Object.freeze({ route: template, method, code, message: text, request });
+          found.push(finding);
+          (WARNINGS.has(code) ? warnings : findings).push(finding);
+        };
         const answer = await send(app, request, options);
         if (answer === undefined) {
           report('no-answer', `no answer within ${options.answerTimeoutMs} ms`);
           continue;
         }
-        await options.observe?.(request, answer);
-        for (const problem of checkAnswer(operation.responses, answer, document))
+        for (const problem of checkAnswer(operation.responses, answer, document)) {
           report(problem.code, problem.message);
+        }
         if (request.valid && (answer.status === 400 || answer.status === 422)) {
           report(
             'valid-request-refused',
             `a request made to fit the schemas was refused with ${answer.status}`,
           );
         }
+        await options.observe?.(request, answer, found);
       }
     }
   }

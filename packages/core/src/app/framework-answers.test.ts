@@ -3,7 +3,11 @@ import { type } from 'arktype';
 import { bearer } from '../auth/bearer.ts';
 import { httpBearerScheme } from '../auth/schemes.ts';
 import { every, except } from '../middleware/combinators.ts';
+import { autoBan } from '../middleware/auto-ban.ts';
+import { csrf } from '../middleware/csrf.ts';
+import { idempotency } from '../middleware/idempotency.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
+import { waf } from '../middleware/waf.ts';
 import { withHookTraits } from '../types/index.ts';
 import { App } from './app.ts';
 import type { AppOptions } from './options.ts';
@@ -31,7 +35,7 @@ describe('App.frameworkAnswers', () => {
     app.get('/q', { request: { query: type({ a: 'string' }) }, responses: { 204: {} } }, () => ({
       status: 204,
     }));
-    expect(Object.keys(answersOf(app, 0))).toEqual(['400', '413', '415', '422', '431']);
+    expect(Object.keys(answersOf(app, 0))).toEqual(['400', '403', '413', '415', '422', '431']);
     expect(answersOf(app, 0)[422]).toMatchObject({ problem: 'validation' });
     expect(Object.keys(answersOf(app, 1))).toEqual(['400', '422', '431']);
   });
@@ -70,6 +74,37 @@ describe('App.frameworkAnswers', () => {
     expect(answersOf(app, 2)[429]).toBeUndefined();
     app.use(rateLimit({ windowMs: 1000, max: 1 }));
     expect(answersOf(app, 2)[429]).toBeDefined();
+  });
+
+  test('the cross-origin guard adds 403 on state-changing methods only, while it is on', () => {
+    const guarded = newApp({ requestTimeoutMs: 0 });
+    guarded.delete('/x', { responses: { 204: {} } }, () => ({ status: 204 }));
+    guarded.get('/x', { responses: { 204: {} } }, () => ({ status: 204 }));
+    expect(answersOf(guarded, 0)[403]).toMatchObject({
+      description: expect.stringContaining('cross-origin'),
+    });
+    expect(answersOf(guarded, 1)[403]).toBeUndefined();
+    const open = newApp({ requestTimeoutMs: 0, corsCrossOriginGuard: false });
+    open.delete('/x', { responses: { 204: {} } }, () => ({ status: 204 }));
+    expect(answersOf(open, 0)[403]).toBeUndefined();
+  });
+
+  test('csrf, waf (block mode), idempotency and autoBan declare what they answer', () => {
+    const app = newApp({ requestTimeoutMs: 0, corsCrossOriginGuard: false });
+    const secret = 'k'.repeat(8) + crypto.randomUUID() + crypto.randomUUID();
+    app.post('/c', { hooks: csrf({ secret }), responses: { 204: {} } }, () => ({ status: 204 }));
+    app.get('/w', { hooks: waf(), responses: { 204: {} } }, () => ({ status: 204 }));
+    app.get('/l', { hooks: waf({ mode: 'log', onMatch: () => {} }), responses: { 204: {} } }, () => ({
+      status: 204,
+    }));
+    app.post('/i', { hooks: idempotency(), responses: { 204: {} } }, () => ({ status: 204 }));
+    app.get('/b', { hooks: autoBan({ status: 429 }), responses: { 204: {} } }, () => ({ status: 204 }));
+    expect(answersOf(app, 0)[403]).toBeDefined();
+    expect(answersOf(app, 1)[403]).toBeDefined();
+    expect(answersOf(app, 2)[403]).toBeUndefined();
+    expect(answersOf(app, 3)[409]).toBeDefined();
+    expect(answersOf(app, 3)[422]).toMatchObject({ problem: 'validation' });
+    expect(answersOf(app, 4)[429]).toMatchObject({ headers: { 'Retry-After': { required: true } } });
   });
 
   test('answers of several layers for one status merge: the first description, every header', () => {

@@ -6,6 +6,9 @@
 import type { AnyRouteDefinition, AuthSpec, FrameworkAnswer, HookTraits } from '../types/index.ts';
 import type { ResolvedAppOptions } from './options.ts';
 
+// RFC 9110 §9.2.1: the methods the cross-origin guard leaves alone.
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 const CHALLENGE = {
   'WWW-Authenticate': {
     description: 'The authentication challenge (RFC 9110 §11.6.1; RFC 6750 §3 for bearer tokens)',
@@ -51,6 +54,14 @@ export function frameworkAnswers(
       status: 403,
       description: `The credentials lack a scope the route requires (${(auth.scopes ?? []).join(', ')})`,
       headers: CHALLENGE,
+    });
+  }
+  // The cross-origin guard (pipeline/cross-origin.ts) refuses a browser's cross-site state change.
+  const method = source.definition.method;
+  if (options.security.corsCrossOriginGuard && !SAFE_METHODS.has(method)) {
+    out.push({
+      status: 403,
+      description: 'A cross-origin state change that no CORS policy of the route admits',
     });
   }
   if (request.body !== undefined) {

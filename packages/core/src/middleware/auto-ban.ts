@@ -8,7 +8,7 @@ import { clientKey, resolveIpv6Prefix } from '../net/client-key.ts';
 import { clientIp } from '../pipeline/client-address.ts';
 import { ForbiddenError, InternalError, TooManyRequestsError } from '../errors/index.ts';
 import type { Logger } from '../logger/index.ts';
-import type { Hooks } from '../types/index.ts';
+import { type Hooks, withHookTraits } from '../types/index.ts';
 import {
   type AutoBanPolicy,
   type AutoBanStore,
@@ -236,5 +236,19 @@ export function autoBan(options?: AutoBanOptions): AutoBanHooks {
   };
   // Not enumerable: the App accepts only hook phases as a Hooks object's own keys.
   Object.defineProperty(hooks, 'strike', { value: strike, enumerable: false });
-  return hooks as AutoBanHooks;
+  return withHookTraits(hooks, {
+    answers: [
+      {
+        status: resolved.status,
+        description: 'The client is banned for a while after repeated refusals',
+        headers: {
+          'Retry-After': {
+            description: 'Seconds until the ban ends',
+            schema: { type: 'integer', minimum: 0 },
+            required: true,
+          },
+        },
+      },
+    ],
+  }) as AutoBanHooks;
 }

@@ -224,6 +224,13 @@ export function csrf(options?: CsrfOptions): Hooks {
   };
   return withHookTraits(hooks, {
     csrfProtection: true,
+    answers: [
+      {
+        status: 403,
+        description:
+          'Cross-site request refused: Sec-Fetch-Site, Origin or the CSRF token does not check out',
+      },
+    ],
     trustsOrigin: (origin) => policy.trustedOrigins.has(origin),
   });
 }

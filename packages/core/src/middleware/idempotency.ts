@@ -383,5 +383,15 @@ export function idempotency(options?: IdempotencyOptions): Hooks {
       else await store.complete(claim.key, claim.fingerprint, stored, resolved.ttlMs);
     },
   };
-  return withHookTraits(hooks, { replaysResponses: true });
+  return withHookTraits(hooks, {
+    replaysResponses: true,
+    answers: [
+      { status: 409, description: `A request with this ${resolved.header} is still being processed` },
+      {
+        status: 422,
+        description: `This ${resolved.header} was used with another request`,
+        problem: 'validation',
+      },
+    ],
+  });
 }

@@ -6,7 +6,7 @@
 import { ForbiddenError } from '../errors/index.ts';
 import { splitUrl } from '../pipeline/request-parts.ts';
 import { isHttpToken } from '../security/header-guards.ts';
-import type { AnyContext, Hooks } from '../types/index.ts';
+import { type AnyContext, type Hooks, withHookTraits } from '../types/index.ts';
 import {
   BODY_SCAN_LIMIT_RULE,
   DEFAULT_WAF_RULES,
@@ -347,5 +347,11 @@ export function waf(options?: WafOptions): Hooks {
       if (hit !== undefined) report(resolved, hit, ctx.request);
     };
   }
-  return hooks;
+  // Log mode only reports: the 403 is an answer of block mode alone.
+  if (resolved.mode !== 'block') return hooks;
+  return withHookTraits(hooks, {
+    answers: [
+      { status: 403, description: 'Blocked by the web application firewall (the problem names the rule)' },
+    ],
+  });
 }
