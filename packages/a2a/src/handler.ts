@@ -1,6 +1,6 @@
 /**
- * `createA2aHandler`: the agent card and the JSON-RPC endpoint of an A2A 1.0 agent (framework.md
- * "Agent module (A2A)"). `handleRpc` runs these steps in order:
+ * `createA2aHandler`: the agent card and the JSON-RPC endpoint of an A2A 1.0 agent (
+ * https://charter.dev/docs/a2a). `handleRpc` runs these steps in order:
  *
  *   1. Origin         403 problem for a browser Origin not in allowedOrigins
  *   2. HTTP method    OPTIONS 204 (CORS preflight for allowed origins); anything but POST 405

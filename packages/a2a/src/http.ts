@@ -92,7 +92,7 @@ export function methodNotAllowed(method: string, allow: readonly string[]): Http
   );
 }
 
-/** 401 when the task owner cannot be resolved (framework.md: unresolved owner is refused with 401). */
+/** 401 when the task owner cannot be resolved (an unresolved owner is refused with 401: https://charter.dev/docs/a2a). */
 export function ownerUnresolved(): HttpError {
   return new UnauthorizedError('This agent keeps tasks per caller, and the caller could not be identified');
 }

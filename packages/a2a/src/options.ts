@@ -1,5 +1,5 @@
 /**
- * `createA2aHandler` options (framework.md "Agent module (A2A)", handler option table), the context
+ * `createA2aHandler` options (https://charter.dev/docs/a2a, the handler options), the context
  * `onMessage` receives, and `resolveA2aHandlerOptions`, which validates them and names the option it
  * refuses.
  */
@@ -227,8 +227,8 @@ export function resolveA2aHandlerOptions(options: A2aHandlerOptions): ResolvedA2
 }
 
 /**
- * Whether a -32603 may carry the thrown message. A production App always hides it (framework.md:
- * forced off); otherwise an explicit option wins, and by default only NODE_ENV development/test
+ * Whether a -32603 may carry the thrown message. A production App always hides it (forced off;
+ * https://charter.dev/docs/a2a); otherwise an explicit option wins, and by default only NODE_ENV development/test
  * reveals it: fail closed.
  */
 export function exposesInternalErrors(

@@ -1,6 +1,6 @@
 /**
- * `a2aRoutes(path, handler, options?)`: the routes of an A2A 1.0 agent (framework.md "Agent module
- * (A2A)", routes options): GET (and OPTIONS) for the public card at `cardPath`, POST and OPTIONS for
+ * `a2aRoutes(path, handler, options?)`: the routes of an A2A 1.0 agent (https://charter.dev/docs/a2a,
+ * routes options): GET (and OPTIONS) for the public card at `cardPath`, POST and OPTIONS for
  * JSON-RPC at `path`. Only POST carries the hooks; in a production App with secure defaults it must
  * be covered by an authenticating hook unless mounted `public` (the core's `auth-missing` boot guard).
  */

@@ -1,4 +1,5 @@
 /** Options of `createClient` and `createInProcessClient`, validated once at creation. */
+import type { HeadersInit } from '@charter/core';
 import { applyHeaders } from './headers.ts';
 import type { HeadersInput } from './types.ts';
 

@@ -21,7 +21,7 @@ import {
 import { formatScryptPhc, parseScryptPhc, type ScryptPhc } from './phc.ts';
 import { deriveKey } from './scrypt.ts';
 
-/** Longest password accepted, in UTF-8 bytes (framework.md "Limits"). */
+/** Longest password accepted, in UTF-8 bytes (https://charter.dev/docs/password-hashing). */
 export const MAX_PASSWORD_BYTES = 4096;
 
 const encoder = new TextEncoder();

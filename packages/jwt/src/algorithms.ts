@@ -101,10 +101,20 @@ export function algorithmSpec(alg: JwtAlgorithm): AlgorithmSpec {
   return SPECS[alg];
 }
 
+/**
+ * A WebCrypto algorithm argument as these functions build it. Spelled out here rather than with the
+ * DOM lib's `RsaHashedImportParams`, `EcdsaParams`... so the published declarations type-check in a
+ * project with only Node's or Bun's types; it is assignable to what `crypto.subtle` accepts.
+ */
+export interface WebCryptoAlgorithm {
+  readonly name: string;
+  readonly hash?: string;
+  readonly namedCurve?: string;
+  readonly saltLength?: number;
+}
+
 /** The `algorithm` argument of `crypto.subtle.importKey` for keys of this JWS algorithm. */
-export function importParams(
-  spec: AlgorithmSpec,
-): AlgorithmIdentifier | RsaHashedImportParams | EcKeyImportParams | HmacImportParams {
+export function importParams(spec: AlgorithmSpec): WebCryptoAlgorithm {
   switch (spec.family) {
     case 'HMAC':
     case 'RSASSA-PKCS1-v1_5':
@@ -118,7 +128,7 @@ export function importParams(
 }
 
 /** The `algorithm` argument of `crypto.subtle.sign` / `verify`. */
-export function signParams(spec: AlgorithmSpec): AlgorithmIdentifier | RsaPssParams | EcdsaParams {
+export function signParams(spec: AlgorithmSpec): WebCryptoAlgorithm {
   switch (spec.family) {
     case 'HMAC':
     case 'RSASSA-PKCS1-v1_5':

@@ -1,6 +1,6 @@
 /**
- * The tool-server module's constants, as framework.md "Tool-server module (MCP)" lists them; the
- * versions are the MCP revisions 2024-11-05 through 2026-07-28 (mcp.md §1).
+ * The tool-server module's constants, as https://charter.dev/docs/tool-server lists them; the
+ * versions are the MCP revisions 2024-11-05 through 2026-07-28 (https://modelcontextprotocol.io/specification/versioning).
  */
 
 /** The newest protocol revision this module speaks, and the default preferred one. */

@@ -1,7 +1,7 @@
 /**
- * Serving one JSON-RPC request in its era. Modern requests (2026-07-28) climb the validation ladder
- * of mcp.md §5.2 in its order, so that a disagreement between a header and `_meta` is a -32020
- * before the version is judged; legacy requests (2024-11-05 to 2025-11-25) follow the Streamable
+ * Serving one JSON-RPC request in its era. Modern requests (2026-07-28) climb that revision's
+ * validation ladder in its order (https://charter.dev/docs/tool-server), so that a disagreement
+ * between a header and `_meta` is a -32020 before the version is judged; legacy requests (2024-11-05 to 2025-11-25) follow the Streamable
  * HTTP rules of their revision. Then the method runs, and a modern result is decorated with
  * `resultType`, the server's identity and, where cacheable, the cache hints.
  */
@@ -141,7 +141,7 @@ function checkMirrors(
   }
 }
 
-/** The modern ladder, steps 5 to 9 (mcp.md §5.2); returns the context the method runs with. */
+/** The modern ladder, steps 5 to 9 of that ladder; returns the context the method runs with. */
 function modernContext(
   frame: RequestFrame,
   message: JsonRpcRequest,

@@ -1,5 +1,5 @@
 /**
- * Which protocol era a request belongs to (mcp.md §2). Pure: the handler decides once per request,
+ * Which protocol era a request belongs to (https://charter.dev/docs/tool-server). Pure: the handler decides once per request,
  * then follows that era's rules throughout.
  */
 import { MCP_META_KEYS, MCP_MODERN_MIN_VERSION } from './constants.ts';

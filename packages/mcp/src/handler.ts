@@ -1,6 +1,6 @@
 /**
- * `createMcpHandler`: one Streamable HTTP endpoint for both protocol eras (framework.md "Tool-server
- * module (MCP)"; MCP 2025-11-25 and 2026-07-28 "Transports"). The steps, in order:
+ * `createMcpHandler`: one Streamable HTTP endpoint for both protocol eras (
+ * https://charter.dev/docs/tool-server; MCP 2025-11-25 and 2026-07-28 "Transports"). The steps, in order:
  *
  *   1. Origin            403 problem unless absent, loopback or allowed (DNS rebinding)
  *   2. HTTP method       OPTIONS 204; GET 405 with a JSON hint (no stream offered); others 405

@@ -1,5 +1,5 @@
 /**
- * `createMcpHandler` options (framework.md "Tool-server module (MCP)", handler option table), their
+ * `createMcpHandler` options (https://charter.dev/docs/tool-server, the handler options), their
  * defaults, and the one function that validates them, naming the option it refuses.
  */
 import { isProductionEnv } from '@charter/core';

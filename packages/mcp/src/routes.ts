@@ -1,6 +1,6 @@
 /**
  * `mcpRoutes(path, handler, options?)`: the GET, POST and OPTIONS routes of a tool-server endpoint
- * (framework.md "Tool-server module (MCP)", routes options). The POST route carries the hooks; in
+ * (https://charter.dev/docs/tool-server, routes options). The POST route carries the hooks; in
  * a production App with secure defaults the routes must be covered by an authenticating hook
  * unless mounted `public` (the `auth-missing` boot guard). `methodAuth` picks hooks by the
  * `Mcp-Method` header before the body is read; the handler refuses a request whose header and body
@@ -23,7 +23,7 @@ import { MCP_DISCOVERY_METHODS } from './constants.ts';
 import type { McpHandler } from './handler.ts';
 import { ENDPOINT_METHODS } from './transport.ts';
 
-/** Hooks chosen per JSON-RPC method (framework.md: since 1.8.0). */
+/** Hooks chosen per JSON-RPC method (https://charter.dev/docs/tool-server). */
 export interface McpMethodAuth {
   /** Hooks for every request that is not discovery, including requests without an `Mcp-Method` header. */
   readonly call: Hooks;

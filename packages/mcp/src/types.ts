@@ -1,5 +1,5 @@
 /**
- * The records a tool server is made of (framework.md "Resources and their fields": server info,
+ * The records a tool server is made of (https://charter.dev/docs/tool-server: server info,
  * Tool, Tool result, Tool request context, Input-required result, cache hints) and the MCP shapes
  * they carry (content blocks, resources, prompts, icons; schema.ts of revisions 2025-11-25 and
  * 2026-07-28).
@@ -101,7 +101,7 @@ export interface McpToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
-/** What a tool handler returns (framework.md "Tool result"). */
+/** What a tool handler returns (https://charter.dev/docs/tool-server). */
 export interface McpToolResult {
   readonly content?: readonly McpContent[];
   /** A JSON object; validated against the tool's `outputSchema` when it has one. */
@@ -118,7 +118,7 @@ export type McpInputRequest =
   | { readonly method: 'roots/list'; readonly params?: Record<string, unknown> };
 
 /**
- * An input-required answer (framework.md "Input-required result"): the client fulfils
+ * An input-required answer (https://charter.dev/docs/tool-server): the client fulfils
  * `inputRequests` and retries the call with `inputResponses`. `requestState` is any JSON value the
  * handler wants back on the retry; the module seals it (encrypted, authenticated, bound to this
  * call and caller, short-lived, single-use) and hands it back, verified, as `ctx.requestState`.
@@ -140,7 +140,7 @@ export interface McpClientCapabilities {
   readonly [key: string]: unknown;
 }
 
-/** What every tool, resource, prompt and completion handler is told about the request (framework.md "Tool request context"). */
+/** What every tool, resource, prompt and completion handler is told about the request (https://charter.dev/docs/tool-server). */
 export interface McpRequestContext {
   /** The HTTP request (its body already read). */
   readonly request: Request;
@@ -210,7 +210,7 @@ export type McpToolArguments<S> = S extends AnySchema ? InferOutput<S> : Record<
 /** What a tool handler may return: a result, plain text (one text block) or an input-required answer. */
 export type McpToolReturn = McpToolResult | McpInputRequired | string;
 
-/** A tool (framework.md "Tool"). */
+/** A tool (https://charter.dev/docs/tool-server). */
 export interface McpTool<S extends McpToolSchema = McpToolSchema> {
   /** 1-128 characters of `A-Z a-z 0-9 _ - .`, unique in the server. */
   readonly name: string;
@@ -306,7 +306,7 @@ export interface McpPrompt {
   ) => MaybePromise<McpPromptResult | McpInputRequired>;
 }
 
-/** Caching hints of modern list and read results (framework.md "Tool-server cache hints"). */
+/** Caching hints of modern list and read results (https://charter.dev/docs/tool-server). */
 export interface McpCacheHints {
   /** How long, in milliseconds, a client may reuse the result. Default 0 (immediately stale). */
   readonly ttlMs?: number;

@@ -1,6 +1,7 @@
 // Newline-delimited JSON (NDJSON, also JSON Lines): one JSON text (RFC 8259) per line, each ended by LF.
 // JSON.stringify escapes every control character inside strings (RFC 8259 §7), so a value never spans
 // two lines.
+import type { HeadersInit } from '@charter/core';
 import { resolveStreamStatus, streamHeaders } from './response-init.ts';
 import { pullStream, type StreamingSource } from './pull-stream.ts';
 import {

@@ -1,5 +1,6 @@
 // The status and headers of a streamed response (`sseResponse`, `ndjsonResponse`), checked up front so a
 // mistake is a TypeError at the call, not a broken stream later.
+import type { HeadersInit } from '@charter/core';
 
 // RFC 9110 §15.3.5, §15.3.6, §15.4.5: these statuses carry no content, so they cannot carry a stream.
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);

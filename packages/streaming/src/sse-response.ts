@@ -1,4 +1,5 @@
 // `sseResponse`: an event stream as a Response a Charter handler (or any fetch handler) can return.
+import type { HeadersInit } from '@charter/core';
 import { resolveStreamStatus, streamHeaders } from './response-init.ts';
 import type { SseMessage } from './sse-message.ts';
 import { resolveSseStreamOptions, type SseStreamOptions, sseStream } from './sse-stream.ts';

@@ -2,7 +2,7 @@
  * Options of `createA2aClient`, validated once at creation: a bad option throws a `TypeError` or
  * `RangeError` naming it, so a misconfigured client never sends a request.
  */
-import { type FetchFunction, fetchGuard } from '@charter/core';
+import { type FetchFunction, fetchGuard, type HeadersInit } from '@charter/core';
 import { A2A_CARD_PATH } from '../constants.ts';
 import type { A2aTracePropagation } from './trace.ts';
 import { insecureUrlProblem, isLoopbackHost, parseAllowedOrigins } from './url-policy.ts';

@@ -9,7 +9,7 @@ import {
   resolveFuzzOptions,
 } from './fuzz.ts';
 
-/** Every code a contract issue may carry; `content/docs/contract-tests.md` explains each one. */
+/** Every code a contract issue may carry; https://charter.dev/docs/contract-tests explains each one. */
 export const CONTRACT_ISSUE_CODES = [
   'missing-operation-id',
   'duplicate-operation-id',

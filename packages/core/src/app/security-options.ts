@@ -14,7 +14,7 @@ export interface LoadSheddingOptions {
   retryAfterSeconds?: number;
 }
 
-/** The guard options of AppOptions (see framework.md "AppOptions"). */
+/** The guard options of AppOptions (see https://charter.dev/docs/secure-defaults). */
 export interface SecurityOptions {
   /** Every browser and proxy guard below on by default; default true. */
   secureDefaults?: boolean;

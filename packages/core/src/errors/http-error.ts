@@ -1,3 +1,4 @@
+import type { HeadersInit } from '../types/web.ts';
 import { type ErrorCode, ERROR_CODES, errorTypeUri, statusTitle } from './error-types.ts';
 
 /** An RFC 9457 problem details object. Extension members sit beside the standard ones. */

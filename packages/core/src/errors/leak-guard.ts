@@ -3,6 +3,8 @@
  * (`X-Debug-Query: SELECT ...`) is a classic way internals leak to clients, so anything outside
  * the list is refused rather than sent.
  */
+import type { HeadersInit } from '../types/web.ts';
+
 export const SAFE_ERROR_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   'accept',
   'accept-patch',

@@ -5,6 +5,7 @@
  * and takes `//host` as a new authority; each of those tricks is refused before parsing.
  */
 import { BadRequestError } from '../errors/index.ts';
+import type { HeadersInit } from '../types/web.ts';
 
 /** Why a redirect target was refused. */
 export type UnsafeRedirectReason =

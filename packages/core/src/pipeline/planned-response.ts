@@ -89,7 +89,7 @@ export class PlannedResponse {
   get statusText(): string {
     return this.#real?.statusText ?? STATUS_TEXT_NONE;
   }
-  get type(): ResponseType {
+  get type(): Response['type'] {
     return 'default';
   }
   get url(): string {

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../schema/index.ts';
 import type { AnyContext, PreBodyContext } from './context.ts';
+import type { HeadersInit } from './web.ts';
 
 type MaybePromise<T> = T | Promise<T>;
 

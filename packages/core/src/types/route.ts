@@ -2,6 +2,7 @@ import type { AnySchema, JsonSchema } from '../schema/index.ts';
 import type { Context } from './context.ts';
 import type { HookInput } from './hooks.ts';
 import type { SchemaInput } from './schema-types.ts';
+import type { HeadersInit } from './web.ts';
 
 /** The methods a route may declare. HEAD is derived from a matching GET when not declared. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';

@@ -4,7 +4,7 @@
  */
 import type { WsBeforeUpgrade, WsHandler, WsOriginPredicate } from './types.ts';
 
-/** The spec's defaults (framework.md, Limits). */
+/** The defaults (https://charter.dev/docs/websocket). */
 export const WS_DEFAULTS = Object.freeze({
   maxPayloadLength: 1024 * 1024,
   backpressureLimit: 1024 * 1024,

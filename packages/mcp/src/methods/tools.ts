@@ -1,7 +1,7 @@
 /**
  * `tools/call` (MCP 2025-11-25 and 2026-07-28 "Tools" §Calling Tools): finds the tool, checks the
  * `Mcp-Param-*` mirrors (due in the modern era, checked when sent in the legacy one), validates the arguments against `inputSchema` before the handler
- * runs (-32602 with the list of problems, as framework.md says), runs it, and shapes its answer:
+ * runs (-32602 with the list of problems, see https://charter.dev/docs/tool-server), runs it, and shapes its answer:
  * text, a result (its `structuredContent` checked against `outputSchema`), an `isError` result for
  * an `McpToolError`, or an input-required interim result.
  */
