@@ -33,8 +33,15 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
+// The latencies measured while Redis was down, printed with SCALING_FIGURES=1 (the guide quotes them).
+const figures: Record<string, number[]> = {};
+function record(label: string, ms: number): void {
+  (figures[label] ??= []).push(Math.round(ms));
+}
+
 afterAll(async () => {
   await redis?.stop();
+  if (process.env.SCALING_FIGURES === '1') console.log(`figures (ms): ${JSON.stringify(figures)}`);
 });
 
 type Json = Record<string, any>;
@@ -213,7 +220,9 @@ describe('Redis killed, then restarted', () => {
       const text = await me.text();
       expect(text).not.toContain(String(redis.port));
       expect(ms).toBeLessThan(BOUND_MS);
+      record('killed: session read', ms);
       const { value: signIn, ms: loginMs } = await timed(() => login(app, 'eve'));
+      record('killed: sign-in', loginMs);
       expect(signIn.status).toBe(500);
       expect(signIn.headers.get('set-cookie')).toBeNull();
       expect(loginMs).toBeLessThan(BOUND_MS);
@@ -223,6 +232,7 @@ describe('Redis killed, then restarted', () => {
       const app = at === 'A' ? a : b;
       const before = await runs(app);
       const { value: response, ms } = await timed(() => order(app, crypto.randomUUID(), 'pie'));
+      record('killed: idempotent POST', ms);
       expect(response.status).toBe(500);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(ms).toBeLessThan(BOUND_MS);
@@ -237,6 +247,7 @@ describe('Redis killed, then restarted', () => {
       expect(answer.error.code).toBe(-32603);
       expect(JSON.stringify(answer)).not.toContain(String(redis.port));
       expect(ms).toBeLessThan(BOUND_MS);
+      record('killed: A2A SendMessage', ms);
     });
   }
 
@@ -246,12 +257,14 @@ describe('Redis killed, then restarted', () => {
       await publisherOnA.next((m) => m.error === 'not published', BOUND_MS);
     });
     expect(ms).toBeLessThan(BOUND_MS);
+    record('killed: WebSocket publish reported', ms);
     const late = await listen(b, 'other-topic');
     expect(await late.closed).toBe(1011);
   });
 
   test('restarted: every module works again on both instances, neither restarted', async () => {
     await redis.start();
+    const restarted = performance.now();
     // Redis came back empty (no persistence here): the old session is gone, so /me is 401, not 500.
     const gone = await eventually('sessions on B', async () => {
       const response = await fetch(`${b.origin}/me`, { headers: { cookie } });
@@ -289,6 +302,7 @@ describe('Redis killed, then restarted', () => {
       return listenerOnB.received.find((m) => m.say === 'after');
     });
     expect(listenerOnB.received.some((m) => m.say === 'during')).toBe(false);
+    record('restart to every module recovered', performance.now() - restarted);
     listenerOnB.socket.close();
     publisherOnA.socket.close();
   }, 60_000);
@@ -304,14 +318,17 @@ describe('Redis hung (stopped with SIGSTOP, connections open), then resumed', ()
         const me = await timed(() => fetch(`${app.origin}/me`, { headers: { cookie } }));
         expect(me.value.status).toBe(500);
         expect(me.ms).toBeLessThan(BOUND_MS);
+        record('stopped: session read', me.ms);
         const before = await runs(app);
         const posted = await timed(() => order(app, crypto.randomUUID(), 'jam'));
         expect(posted.value.status).toBe(500);
         expect(posted.ms).toBeLessThan(BOUND_MS);
+        record('stopped: idempotent POST', posted.ms);
         expect(await runs(app)).toBe(before);
         const sent = await timed(() => rpc(app, 'SendMessage', { message: userMessage('pizza') }));
         expect(sent.value.error.code).toBe(-32603);
         expect(sent.ms).toBeLessThan(BOUND_MS);
+        record('stopped: A2A SendMessage', sent.ms);
       }
     } finally {
       redis.resume();

@@ -44,7 +44,7 @@ function check(name: string, client: unknown): void {
  * Wraps a Bun `RedisClient` given to pub/sub alone (`await client.duplicate()`). Bun reconnects on
  * its own but does not subscribe again, so the adapter chains `onconnect` and renews every
  * subscription it holds; messages published while the connection was down are lost (pub/sub is at
- * most once).
+ * most once). Set your own `onconnect` before wrapping the client: the adapter calls it first.
  *
  * @example
  * const subscriber = bunRedisSubscriber(await raw.duplicate());
