@@ -1,4 +1,5 @@
 // The one error type of the JWT module: every refusal carries a machine-readable `code`.
+import { CREDENTIAL_REJECTION } from '@charter/core';
 
 /** Why a temporal claim check failed (RFC 7519 §4.1.4, §4.1.5, §4.1.6). */
 export type JwtTemporalErrorCode =
@@ -61,7 +62,19 @@ export class JwtError extends Error {
     this.name = 'JwtError';
     this.code = code;
   }
+
+  /**
+   * A refused token, as charter's auth helpers understand it: `bearer({ verify })` answers 401
+   * `invalid_token` for it (logging the code) instead of a 500. A misconfigured signer or verifier
+   * (`invalid-key`, `invalid-options`) is not a refused token: it stays a server error.
+   */
+  get [CREDENTIAL_REJECTION](): boolean {
+    return !CONFIGURATION_CODES.has(this.code);
+  }
 }
+
+/** Codes that say the signer or verifier is misconfigured, not that a token is bad. */
+const CONFIGURATION_CODES: ReadonlySet<JwtErrorCode> = new Set(['invalid-key', 'invalid-options']);
 
 /** True when `error` is a `JwtError`, optionally with the given code. */
 export function isJwtError(error: unknown, code?: JwtErrorCode): error is JwtError {

@@ -111,10 +111,51 @@ describe('createJwtSigner', () => {
     });
   });
 
-  test('refuses payload iat, exp and nbf: the signer owns the time claims', async () => {
-    for (const claim of ['iat', 'exp', 'nbf']) {
+  test('refuses payload exp and nbf: the signer owns them', async () => {
+    for (const claim of ['exp', 'nbf']) {
       await expect(hsSigner().sign({ [claim]: NOW })).rejects.toMatchObject({ code: 'invalid-options' });
     }
+  });
+
+  test('keeps a numeric payload iat (as jose callers set it); exp still counts from the signing time', async () => {
+    for (const iat of [NOW, NOW - 60, NOW - 0.5]) {
+      const token = await hsSigner().sign({ iat, scope: 'read' });
+      expect(parts(token).payload).toMatchObject({ iat, exp: NOW + 900, scope: 'read' });
+    }
+    // Absent: the signer's own, the signing time.
+    expect(parts(await hsSigner().sign({})).payload.iat).toBe(NOW);
+  });
+
+  test('refuses a payload iat that is no number (invalid-iat) or is in the future beyond the skew', async () => {
+    for (const iat of ['1700000000', null, Number.NaN, Number.POSITIVE_INFINITY, -1, true]) {
+      await expect(hsSigner().sign({ iat })).rejects.toMatchObject({
+        code: 'invalid-iat',
+        message: 'payload.iat must be a finite number of seconds since the epoch',
+      });
+    }
+    await expect(hsSigner().sign({ iat: NOW + 1 })).rejects.toMatchObject({ code: 'issued-in-future' });
+    const skewed = hsSigner({ clockSkewSeconds: 30 });
+    expect(parts(await skewed.sign({ iat: NOW + 30 })).payload.iat).toBe(NOW + 30);
+    await expect(skewed.sign({ iat: NOW + 31 })).rejects.toMatchObject({ code: 'issued-in-future' });
+    expect(() => hsSigner({ clockSkewSeconds: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
+  });
+
+  test('a payload iat cannot stretch a token past the lifetime cap', async () => {
+    const capped = hsSigner({ maxLifetimeSeconds: 3600 });
+    expect(parts(await capped.sign({ iat: NOW - 2700 })).payload).toMatchObject({
+      iat: NOW - 2700,
+      exp: NOW + 900,
+    });
+    await expect(capped.sign({ iat: NOW - 2701 })).rejects.toMatchObject({ code: 'lifetime-too-long' });
+  });
+
+  test('a token signed with a payload iat passes the verifier', async () => {
+    const key = new Uint8Array(32).fill(7);
+    const token = await createJwtSigner({ algorithm: 'HS256', key, now }).sign({ iat: NOW - 10 });
+    const verified = await createJwtVerifier({ algorithms: ['HS256'], key, now }).verify(token);
+    expect(verified.payload.iat).toBe(NOW - 10);
   });
 
   test('lifetime-too-long: refuses a lifetime over the cap before signing, accepts exactly 30 days', async () => {

@@ -1,6 +1,7 @@
 // JWT signing (RFC 7519 §7.1, RFC 7515 §5.1) for service-to-service tokens, signed URLs, webhook
-// payloads and test fixtures. The signer owns the time claims: `iat` is the signing time, `exp`
-// follows from a lifetime the signer caps, so no token outlives `maxLifetimeSeconds`.
+// payloads and test fixtures. The signer owns `exp` and `nbf`: `exp` follows from a lifetime the
+// signer caps, so no token outlives `maxLifetimeSeconds`. `iat` is the signing time unless the
+// payload gives one (as callers coming from jose do), which may not lie in the future.
 import { randomId } from '@charter/core';
 import {
   algorithmSpec,
@@ -14,7 +15,7 @@ import { JwtError } from './errors.ts';
 import { parseJsonObject } from './json.ts';
 import { importKeyFor, isJwtKeyInput, type JwtKeyInput, keyProblem } from './keys.ts';
 import { optionalFunction, optionalText, optionalTextList, optionsObject } from './options.ts';
-import { assertMaxLifetime, DEFAULT_MAX_LIFETIME_SECONDS, nowSeconds } from './temporal.ts';
+import { assertMaxLifetime, assertSeconds, DEFAULT_MAX_LIFETIME_SECONDS, nowSeconds } from './temporal.ts';
 
 const encoder = new TextEncoder();
 
@@ -41,6 +42,11 @@ export interface JwtSignerOptions {
   typ?: string;
   /** The clock, in seconds since the epoch; default `Date.now()` in whole seconds. */
   now?: () => number;
+  /**
+   * How far past the clock a payload `iat` may be, in seconds; default 0, the verifier's default, so
+   * the signer never makes a token its own verifier refuses as `issued-in-future`.
+   */
+  clockSkewSeconds?: number;
 }
 
 /** Per-token settings of `sign`. */
@@ -77,6 +83,7 @@ interface ResolvedSignerOptions {
   readonly maxLifetimeSeconds: number;
   readonly typ: string;
   readonly now: () => number;
+  readonly clockSkewSeconds: number;
 }
 
 const invalidOptions = (message: string): JwtError => new JwtError('invalid-options', message);
@@ -117,6 +124,8 @@ function resolveJwtSignerOptions(opts: JwtSignerOptions): ResolvedSignerOptions 
   }
   const maxLifetimeSeconds = opts.maxLifetimeSeconds ?? DEFAULT_MAX_LIFETIME_SECONDS;
   assertMaxLifetime(maxLifetimeSeconds, 'maxLifetimeSeconds');
+  const clockSkewSeconds = opts.clockSkewSeconds ?? 0;
+  assertSeconds(clockSkewSeconds, 'clockSkewSeconds');
   return {
     algorithm,
     key: opts.key,
@@ -131,6 +140,7 @@ function resolveJwtSignerOptions(opts: JwtSignerOptions): ResolvedSignerOptions 
     maxLifetimeSeconds,
     typ: optionalText(opts.typ, 'typ') ?? 'JWT',
     now: optionalFunction<() => number>(opts.now, 'now') ?? nowSeconds,
+    clockSkewSeconds,
   };
 }
 
@@ -141,8 +151,8 @@ function plainObject(value: unknown, name: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-// The time claims come from the signer only, so the lifetime cap cannot be bypassed by the payload.
-const SIGNER_TIME_CLAIMS = ['iat', 'exp', 'nbf'] as const;
+// `exp` and `nbf` come from the signer only, so the lifetime cap cannot be bypassed by the payload.
+const SIGNER_TIME_CLAIMS = ['exp', 'nbf'] as const;
 
 // JSON text of a header or claims set, checked with the verifier's own parser: a member name it
 // refuses (`__proto__`, `constructor`, `prototype`, at any depth) is refused here, before signing.
@@ -158,6 +168,25 @@ function serialize(value: Record<string, unknown>, name: string): string {
   return text;
 }
 
+/**
+ * A payload `iat` (RFC 7519 §4.1.6, a NumericDate: fractions allowed), or undefined for the signing
+ * time. A non-number is `invalid-iat`; one past the clock by more than the skew is `issued-in-future`,
+ * the codes the verifier would give the same token.
+ */
+function issuedAt(value: unknown, now: number, skew: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new JwtError('invalid-iat', 'payload.iat must be a finite number of seconds since the epoch');
+  }
+  if (value > now + skew) {
+    throw new JwtError(
+      'issued-in-future',
+      `payload.iat is ${Math.ceil(value - now)} s in the future (clockSkewSeconds: ${skew})`,
+    );
+  }
+  return value;
+}
+
 function buildClaims(
   options: ResolvedSignerOptions,
   payload: Record<string, unknown>,
@@ -165,19 +194,28 @@ function buildClaims(
 ): Record<string, unknown> {
   for (const name of SIGNER_TIME_CLAIMS) {
     if (payload[name] !== undefined) {
-      throw invalidOptions(`payload.${name} is set by the signer (use expiresInSeconds, notBefore or now)`);
+      throw invalidOptions(`payload.${name} is set by the signer (use expiresInSeconds or notBefore)`);
     }
   }
   const now = options.now();
   if (typeof now !== 'number' || !Number.isFinite(now)) {
     throw invalidOptions('now() must return a finite number');
   }
-  const iat = Math.floor(now);
+  const signedAt = Math.floor(now);
+  const iat = issuedAt(payload.iat, now, options.clockSkewSeconds) ?? signedAt;
   const lifetime =
     call.expiresInSeconds === undefined
       ? options.expiresInSeconds
       : resolveLifetime(call.expiresInSeconds, 'expiresInSeconds', options.maxLifetimeSeconds);
-  const exp = iat + lifetime;
+  // The lifetime counts from the signing time (as jose's setExpirationTime does), whatever `iat` says;
+  // an `iat` far in the past cannot stretch the token past the cap the verifier applies to exp - iat.
+  const exp = signedAt + lifetime;
+  if (exp - iat > options.maxLifetimeSeconds) {
+    throw new JwtError(
+      'lifetime-too-long',
+      `exp - payload.iat (${exp - iat} s) is over the ${options.maxLifetimeSeconds} s maximum lifetime`,
+    );
+  }
   const nbf = call.notBefore;
   if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf) || nbf >= exp)) {
     throw invalidOptions('notBefore must be a finite number of seconds before the expiry');

@@ -7,6 +7,7 @@
  */
 import { malformedBearer, parseBearerAuthorization } from './bearer-token.ts';
 import { formatChallenge, unauthorized } from './challenge.ts';
+import { type CredentialRejection, isCredentialRejection } from './credential-rejection.ts';
 import {
   assertVerify,
   type MaybePromise,
@@ -19,13 +20,16 @@ import {
 } from './credentials.ts';
 import { type Hooks, type PreBodyContext, withHookTraits } from '../types/index.ts';
 import type { AuthChallenge } from './types.ts';
+import { isHttpError } from '../errors/index.ts';
 
 /** Options of `bearer()`. */
 export interface BearerOptions {
   /**
    * Checks a token (an opaque token against a store, a JWT against keys...). Answer `true`, a principal
    * `{ sub?, scopes?, claims? }`, or `false`/`null`/`undefined` to refuse (401 `invalid_token`). A thrown
-   * HttpError is the answer; any other throw becomes a 500 that names nothing. Required.
+   * HttpError is the answer; a thrown credential rejection (charter/jwt's `JwtError` from
+   * `createJwtVerifier(...).verify`: expired, bad signature, wrong audience...) is a 401 `invalid_token`
+   * with its code in the log; any other throw becomes a 500 that names nothing. Required.
    */
   verify(token: string, ctx: PreBodyContext): MaybePromise<VerifyResult>;
   /** Protection space named in the challenge (RFC 9110 §11.5); default `api`. */
@@ -105,8 +109,8 @@ export function bearer(options: BearerOptions): Hooks {
   const { verify, realm, maxTokenLength, optional, resourceMetadata } = resolveBearerOptions(options);
   const params = resourceMetadata === undefined ? undefined : { resource_metadata: resourceMetadata };
   const challenge: AuthChallenge = Object.freeze({ scheme: 'Bearer', realm, ...(params && { params }) });
-  const invalidToken = (description: string) =>
-    unauthorized({ realm, error: 'invalid_token', description, params });
+  const invalidToken = (description: string, cause?: unknown) =>
+    unauthorized({ realm, error: 'invalid_token', description, params, cause });
   return withHookTraits(
     {
       preBody(ctx: PreBodyContext): Promise<void> | undefined {
@@ -118,8 +122,18 @@ export function bearer(options: BearerOptions): Hooks {
         const token = credentials.token;
         if (token.length > maxTokenLength) throw invalidToken('The access token is too long.');
         return (async () => {
-          const user = await runVerify('bearer', () => verify(token, ctx));
-          if (user === undefined) throw invalidToken('The access token is invalid or expired.');
+          let rejection: CredentialRejection | undefined;
+          const user = await runVerify('bearer', async () => {
+            try {
+              return await verify(token, ctx);
+            } catch (error) {
+              // A refused token (RFC 6750 §3.1 invalid_token), not a broken check: no 500.
+              if (!isCredentialRejection(error) || isHttpError(error)) throw error;
+              rejection = error;
+              return undefined;
+            }
+          });
+          if (user === undefined) throw invalidToken('The access token is invalid or expired.', rejection);
           ctx.state.auth = Object.freeze({ scheme: 'bearer', credentials: token, challenge });
           ctx.state.user = user;
         })();

@@ -60,6 +60,8 @@ export interface UnauthorizedOptions {
   scope?: string;
   /** Extra auth-params, e.g. `charset="UTF-8"` for Basic (RFC 7617 §2.1). */
   params?: Readonly<Record<string, string | undefined>>;
+  /** Why, for the log (a credential rejection's code is logged); never sent to the client. */
+  cause?: unknown;
 }
 
 /** A 401 UnauthorizedError whose `WWW-Authenticate` carries the given challenge. */
@@ -77,6 +79,7 @@ export function unauthorized(options: UnauthorizedOptions = {}): UnauthorizedErr
   return new UnauthorizedError({
     detail: options.description ?? 'Authentication is required to access this resource.',
     challenge,
+    ...(options.cause === undefined ? {} : { cause: options.cause }),
   });
 }
 
