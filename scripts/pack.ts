@@ -75,8 +75,8 @@ export function publishedManifest(manifest: Manifest): Manifest {
   return published as Manifest;
 }
 
-/** Stages `packageDir` and packs it into `PACK_DIR`; returns the tarball's path. */
-export async function packPackage(packageDir: string): Promise<string> {
+/** Stages `packageDir` and packs it into `outDir`; returns the tarball's path. */
+export async function packPackage(packageDir: string, outDir = PACK_DIR): Promise<string> {
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Manifest;
   const stage = mkdtempSync(join(tmpdir(), `pack-${manifest.name}-`));
   try {
@@ -90,11 +90,11 @@ export async function packPackage(packageDir: string): Promise<string> {
       cpSync(from, join(stage, entry), { recursive: true });
     }
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(publishedManifest(manifest), null, 2)}\n`);
-    mkdirSync(PACK_DIR, { recursive: true });
+    mkdirSync(outDir, { recursive: true });
     const name = `${manifest.name}-${manifest.version}.tgz`;
-    rmSync(join(PACK_DIR, name), { force: true });
-    await run([process.execPath, 'pm', 'pack', '--destination', PACK_DIR, '--quiet'], stage);
-    const tarball = join(PACK_DIR, name);
+    rmSync(join(outDir, name), { force: true });
+    await run([process.execPath, 'pm', 'pack', '--destination', outDir, '--quiet'], stage);
+    const tarball = join(outDir, name);
     if (!existsSync(tarball)) throw new PackError(`bun pm pack wrote no ${relative(ROOT, tarball)}`);
     return tarball;
   } finally {
@@ -102,11 +102,17 @@ export async function packPackage(packageDir: string): Promise<string> {
   }
 }
 
-/** Builds (unless `build` is false) and packs both packages. */
-export async function packAll(build = true): Promise<{ charter: string; createCharter: string }> {
+/** Builds charter (unless `build` is false), bundles create-charter, and packs both into `outDir`. */
+export async function packAll(
+  build = true,
+  outDir = PACK_DIR,
+): Promise<{ charter: string; createCharter: string }> {
   if (build) await run([process.execPath, 'run', 'build'], ROOT);
   await buildCreateCharter();
-  return { charter: await packPackage(CHARTER_DIR), createCharter: await packPackage(CREATE_CHARTER_DIR) };
+  return {
+    charter: await packPackage(CHARTER_DIR, outDir),
+    createCharter: await packPackage(CREATE_CHARTER_DIR, outDir),
+  };
 }
 
 if (import.meta.main) {
@@ -114,8 +120,9 @@ if (import.meta.main) {
     const { charter, createCharter } = await packAll(!process.argv.includes('--no-build'));
     console.log(`packed:\n  ${relative(ROOT, charter)}\n  ${relative(ROOT, createCharter)}`);
     console.log(
-      `install: bun add ./${relative(ROOT, charter)}    scaffold: bunx ./${relative(ROOT, createCharter)} my-app`,
+      `scaffold: bunx --package file:${createCharter} create-charter my-app --charter file:${charter}`,
     );
+    console.log(`or add it to a project: bun add file:${charter}`);
   } catch (error) {
     console.error(
       `\npack FAILED: ${error instanceof PackError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,

@@ -1,0 +1,295 @@
+/**
+ * The packed package, as a person installs it: `bun run pack` (scripts/pack.ts, into a temp folder
+ * here), then the charter tarball installed into a fresh Bun project (`bun install`) and a fresh Node 24
+ * project (`npm install --offline`): both type-check strictly (skipLibCheck false, no DOM lib), run a
+ * small app that answers over HTTP, and run the `charter` bin. Nothing comes from the network: the
+ * tarball has no dependencies, and zod (for the sample app) and the runtimes' type packages are linked
+ * from this repository's node_modules. Needs `bun run build` first (the test script does it) and Node 24
+ * (NODE24_PATH, as the Node adapter tests).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { packAll, ROOT } from '../../scripts/pack.ts';
+
+const FIXTURE = join(import.meta.dir, 'fixtures', 'installed');
+const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
+const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
+const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+/** Links a package of this repository's node_modules into `project`'s (what an install would have put there). */
+function linkFromRepo(project: string, name: string): void {
+  const target = join(project, 'node_modules', name);
+  mkdirSync(dirname(target), { recursive: true });
+  rmSync(target, { recursive: true, force: true });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), target, 'dir');
+}
+
+/** A file importing every subpath of the installed package (but `skip`), so tsc checks all their declarations. */
+function writeEverySubpath(project: string, skip: readonly string[]): string[] {
+  const manifest = JSON.parse(
+    readFileSync(join(project, 'node_modules', 'charter', 'package.json'), 'utf8'),
+  ) as {
+    exports: Record<string, unknown>;
+  };
+  const specifiers = Object.keys(manifest.exports)
+    .filter((key) => key !== './package.json' && !skip.includes(key))
+    .map((key) => `charter${key.slice(1)}`);
+  const lines = specifiers.map((specifier, i) => `import type * as m${i} from '${specifier}';`);
+  lines.push(`export type Everything = [${specifiers.map((_, i) => `typeof m${i}`).join(', ')}];`);
+  writeFileSync(join(project, 'every-subpath.ts'), `${lines.join('\n')}\n`);
+  return specifiers;
+}
+
+/** Starts a server script, waits for its printed URL; returns it and a stop function. */
+async function startServer(cmd: string[], cwd: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const stop = async (): Promise<void> => {
+    proc.kill();
+    await proc.exited;
+  };
+  let output = '';
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+    if (match) {
+      reader.releaseLock();
+      return { url: match[1] as string, stop };
+    }
+    const { value, done } = await reader.read();
+    if (done) break;
+    output += decoder.decode(value, { stream: true });
+  }
+  await stop();
+  throw new Error(`${cmd.join(' ')} printed no URL:\n${output}\n${await new Response(proc.stderr).text()}`);
+}
+
+async function expectAppAnswers(url: string): Promise<void> {
+  const hello = await fetch(`${url}/hello/Ada`);
+  expect(hello.status).toBe(200);
+  expect(hello.headers.get('content-type')).toStartWith('application/json');
+  expect(hello.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(await hello.json()).toEqual({ greeting: 'Hello, Ada!' });
+  const tooLong = await fetch(`${url}/hello/${'x'.repeat(21)}`);
+  expect(tooLong.status).toBe(422);
+  expect(tooLong.headers.get('content-type')).toStartWith('application/problem+json');
+  expect(((await tooLong.json()) as { detail: string }).detail).toContain('params.name');
+  const document = await fetch(`${url}/openapi.json`);
+  expect(document.status).toBe(200);
+  expect(((await document.json()) as { paths: Record<string, unknown> }).paths).toHaveProperty([
+    '/hello/{name}',
+  ]);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'charter-pack-test-'));
+let tarballs: { charter: string; createCharter: string };
+
+beforeAll(async () => {
+  tarballs = await packAll(false, join(work, 'tarballs'));
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('bun run pack', () => {
+  test('writes charter-<version>.tgz and create-charter-<version>.tgz', () => {
+    const version = (
+      JSON.parse(readFileSync(join(ROOT, 'packages', 'charter', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    expect(tarballs.charter).toEndWith(`charter-${version}.tgz`);
+    expect(tarballs.createCharter).toEndWith(`create-charter-${version}.tgz`);
+  });
+
+  test('the charter tarball carries README, LICENSE, metadata, no devDependencies and no workspace: range', async () => {
+    const listing = await run(['tar', 'tzf', tarballs.charter], work);
+    const files = listing.stdout.split('\n');
+    expect(files).toContain('package/README.md');
+    expect(files).toContain('package/LICENSE');
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files.some((f) => f.startsWith('package/src/'))).toBe(false);
+    const text = (await run(['tar', 'xzf', tarballs.charter, '-O', 'package/package.json'], work)).stdout;
+    const manifest = JSON.parse(text) as Record<string, unknown>;
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository).toMatchObject({ type: 'git', url: expect.stringContaining('github.com') });
+    expect(manifest.homepage).toBe('https://charter.dev');
+    expect(manifest.keywords).toContain('openapi');
+    expect(manifest.engines).toEqual({ node: '>=24', bun: '>=1.3' });
+    expect(manifest).not.toHaveProperty('devDependencies');
+    expect(manifest).not.toHaveProperty('dependencies');
+    expect(text).not.toContain('workspace:');
+    const license = (await run(['tar', 'xzf', tarballs.charter, '-O', 'package/LICENSE'], work)).stdout;
+    expect(license).toContain('MIT License');
+    expect(license).toContain('Copyright (c) 2026 The Charter authors');
+  });
+
+  test('the create-charter tarball carries its bin, its templates and no dependency', async () => {
+    const files = (await run(['tar', 'tzf', tarballs.createCharter], work)).stdout.split('\n');
+    expect(files).toContain('package/dist/create-charter.js');
+    expect(files).toContain('package/templates/bun/package.json');
+    expect(files).toContain('package/templates/node/package.json');
+    expect(files).toContain('package/LICENSE');
+    const manifest = JSON.parse(
+      (await run(['tar', 'xzf', tarballs.createCharter, '-O', 'package/package.json'], work)).stdout,
+    ) as Record<string, unknown>;
+    expect(manifest.bin).toEqual({ 'create-charter': './dist/create-charter.js' });
+    expect(manifest).not.toHaveProperty('dependencies');
+    expect(manifest).not.toHaveProperty('devDependencies');
+  });
+});
+
+describe('installed into a fresh Bun project', () => {
+  const project = join(work, 'bun-app');
+  beforeAll(async () => {
+    cpSync(FIXTURE, project, { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({
+        name: 'bun-app',
+        type: 'module',
+        private: true,
+        dependencies: { charter: `file:${tarballs.charter}` },
+      }),
+    );
+    const install = await run([process.execPath, 'install'], project);
+    if (install.code !== 0) throw new Error(`bun install failed:\n${install.stdout}${install.stderr}`);
+    // Linked to their real folders, their own dependencies (bun-types, undici-types) resolve beside them.
+    for (const name of ['zod', '@types/bun', '@types/node']) linkFromRepo(project, name);
+    cpSync(join(project, 'tsconfig.bun.json'), join(project, 'tsconfig.json'));
+  }, 120_000);
+
+  test('bun install put the package in node_modules with its bin', () => {
+    expect(existsSync(join(project, 'node_modules', 'charter', 'dist', 'index.js'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', '.bin', 'charter'))).toBe(true);
+  });
+
+  test('every subpath type-checks with skipLibCheck false and no DOM lib (bun init settings)', async () => {
+    const specifiers = writeEverySubpath(project, []);
+    expect(specifiers).toContain('charter/bun');
+    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  test('a small app runs on charter/bun and answers', async () => {
+    const server = await startServer([process.execPath, 'server-bun.ts'], project);
+    try {
+      await expectAppAnswers(server.url);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('the charter bin runs under Bun: charter check and charter routes', async () => {
+    const check = await run([process.execPath, '--bun', 'run', 'charter', 'check', 'app.ts'], project);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('no contract issue');
+    const routes = await run(
+      [process.execPath, '--bun', 'run', 'charter', 'routes', 'app.ts', '--json'],
+      project,
+    );
+    expect(routes.code).toBe(0);
+    expect(routes.stdout).toContain('/hello/:name');
+  });
+});
+
+describe('installed into a fresh Node 24 project', () => {
+  const project = join(work, 'node-app');
+  const env = { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ''}` };
+  beforeAll(async () => {
+    if (!existsSync(NODE24)) {
+      throw new Error(
+        `Node 24 is needed at ${NODE24}: npm install --prefix /opt/charter-node24 node@24, or set NODE24_PATH`,
+      );
+    }
+    cpSync(FIXTURE, project, { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({
+        name: 'node-app',
+        type: 'module',
+        private: true,
+        dependencies: { charter: `file:${tarballs.charter}` },
+      }),
+    );
+    const install = await run(
+      [NODE24, NPM_CLI, 'install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      project,
+      env,
+    );
+    if (install.code !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
+    for (const name of ['zod', '@types/node']) linkFromRepo(project, name);
+    cpSync(join(project, 'tsconfig.node.json'), join(project, 'tsconfig.json'));
+  }, 120_000);
+
+  test('npm install put the package in node_modules with its bin', () => {
+    expect(existsSync(join(project, 'node_modules', 'charter', 'dist', 'index.js'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', '.bin', 'charter'))).toBe(true);
+  });
+
+  test('every subpath but charter/bun type-checks under NodeNext, lib ES2023, types node, skipLibCheck false', async () => {
+    const specifiers = writeEverySubpath(project, ['./bun']);
+    expect(specifiers).toContain('charter/node');
+    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  test('a small app runs on charter/node under Node 24 and answers', async () => {
+    const server = await startServer([NODE24, 'server-node.ts'], project);
+    try {
+      await expectAppAnswers(server.url);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('the charter bin runs under Node 24: charter check', async () => {
+    const check = await run(
+      [join(project, 'node_modules', '.bin', 'charter'), 'check', 'app.ts'],
+      project,
+      env,
+    );
+    expect(`${check.stdout}${check.stderr}`).toContain('no contract issue');
+    expect(check.code).toBe(0);
+  });
+});
