@@ -5,7 +5,8 @@
  *
  * The hot path allocates little: one Exchange per request holds its state, found by listeners shared
  * by every request (no closure each); a request whose steps all finish synchronously is answered
- * without a promise; the Request's signal is made only when read (NodeRequest); and a response whose
+ * without a promise; no Fetch Request is built unless something asks for it (NodeLightRequest); and a
+ * response whose
  * body is text the pipeline built (`responsePayload`) is written with one writeHead and one end,
  * without reading its body stream.
  */
@@ -21,12 +22,11 @@ import {
   renderError,
   responsePayload,
   ServiceUnavailableError,
-  setRequestPeer,
   takeWsUpgrade,
 } from '@charter/core';
-import { recordPeerCertificate } from './peer-certificate.ts';
 import { problemResponse } from './problem.ts';
-import { type NodeRequest, scanHead, toNodeRequest } from './request.ts';
+import type { NodeLightRequest } from './light-request.ts';
+import { scanHead, toNodeRequest } from './request.ts';
 import { type BodyHandle, writePlanned, writeResponse, writeWhole } from './response.ts';
 import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
 
@@ -93,7 +93,7 @@ export function createUpgradeHandler(
 /** What one request needs once the listener has returned: found from its ServerResponse. */
 class Exchange implements BodyHandle {
   /** The Request handed to the app, once built. */
-  request: NodeRequest | undefined = undefined;
+  request: NodeLightRequest | undefined = undefined;
   /** The response body being read, so a disconnect can cancel it. */
   reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
   readonly started = performance.now();
@@ -219,7 +219,7 @@ function handle(
   // server may answer without inviting it. serve() listens for 'checkContinue', so Node leaves the 100
   // to us: it goes out only when the app reads the body. A request refused before that (over the body
   // limit, unauthenticated, unknown route) gets its final answer alone, and Node closes the connection.
-  let request: NodeRequest | undefined;
+  let request: NodeLightRequest | undefined;
   try {
     request = toNodeRequest(req, res, head, settings.fallbackAuthority, app.options.bodyLimitBytes);
   } catch {
@@ -235,15 +235,15 @@ function handle(
     return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
   }
   exchange.request = request;
-  // The socket's remote address: the client, unless a proxy posture says to look further.
+  // The socket's remote address (the client, unless a proxy posture says to look further) and the TLS
+  // client certificate (for mutualTls()), on the request and on the real Request if one is ever built.
   const peer = req.socket.remoteAddress;
-  if (peer !== undefined) setRequestPeer(request, peer);
-  // The TLS client certificate, for mutualTls(); nothing on plain HTTP.
-  recordPeerCertificate(req, request);
+  request.recordConnection(peer);
 
   let answer: Response | Promise<Response>;
   try {
-    answer = app.handle(request);
+    // The pipeline reads the light request itself and hands user code the real one (core light-request.ts).
+    answer = app.handle(request as unknown as Request);
   } catch (error) {
     answer = appFailed(exchange, error);
   }
@@ -273,7 +273,7 @@ function appFailed(exchange: Exchange, error: unknown): Response {
 function respond(
   exchange: Exchange,
   res: ServerResponse,
-  request: NodeRequest,
+  request: NodeLightRequest,
   answer: Response,
   upgrade: UpgradeSocket | undefined,
   peer: string | undefined,
@@ -294,7 +294,8 @@ function respond(
     response.body?.cancel().catch(() => {});
     return undefined;
   }
-  const accepted = takeWsUpgrade(request, response);
+  // The pipeline keyed an accepted handshake by the real Request the route's hooks saw.
+  const accepted = takeWsUpgrade(request.built ?? (request as unknown as Request), response);
   if (accepted !== undefined) {
     const production = app.options.production;
     if (upgrade === undefined || settings.sockets === undefined) {

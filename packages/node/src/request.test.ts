@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'bun:test';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { userRequest } from '@charter/core';
+import { NodeLightRequest } from './light-request.ts';
 import {
   awaitsContinue,
   declaresMoreThan,
   formatHost,
   hasBody,
-  NodeRequest,
+  isPlainTarget,
   requestHeaders,
   requestUrl,
   scanHead,
@@ -179,36 +181,144 @@ describe('scanHead and toNodeRequest: one pass over the raw lines, a real Reques
     });
   });
 
-  test('a GET becomes a real Request with every raw line, and no body', async () => {
+  test('a GET becomes a Request with every raw line, and no body', async () => {
     const req = raw(['Host', 'api.test:8080', 'Accept', 'a', 'accept', 'b', 'X-Empty', ''], {
       url: '/p?q=1',
     });
-    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
     expect(request).toBeInstanceOf(Request);
+    expect(request).toBeInstanceOf(NodeLightRequest);
     expect(request.url).toBe('http://api.test:8080/p?q=1');
     expect(request.method).toBe('GET');
     expect(request.headers.get('accept')).toBe('a, b');
     expect(request.headers.get('x-empty')).toBe('');
     expect(request.body).toBeNull();
+    expect(request.bodyUsed).toBe(false);
     expect(request.announcesContent).toBe(false);
-    // Any Fetch consumer can take it as it is.
-    expect(new Request(request).headers.get('host')).toBe('api.test:8080');
+    expect(await request.text()).toBe('');
+    // User code gets the real Request, which any Fetch consumer takes as it is.
+    expect(request.built).toBeUndefined();
+    const real = userRequest(request as unknown as Request);
+    expect(real).not.toBeInstanceOf(NodeLightRequest);
+    expect(request.built).toBe(real);
+    expect(new Request(real).headers.get('host')).toBe('api.test:8080');
+    expect(real.url).toBe(request.url);
+    expect(real.headers.get('accept')).toBe('a, b');
+  });
+
+  test('the URL is what a Request would say: dot segments resolved, backslashes and quotes normalised', () => {
+    const cases: Array<[string, string]> = [
+      ['/files/../users/7', 'http://a.test/users/7'],
+      ['/a/%2e%2e/b', 'http://a.test/b'],
+      ['/a\\b', 'http://a.test/a/b'],
+      ["/q?x='1'", 'http://a.test/q?x=%271%27'],
+      ['/caf\u00e9', 'http://a.test/caf%C3%A9'],
+      ['/users/42?page=2&sort=name', 'http://a.test/users/42?page=2&sort=name'],
+    ];
+    for (const [target, expected] of cases) {
+      // Twice: the second request with the same Host takes the remembered-authority path.
+      for (let round = 0; round < 2; round++) {
+        const req = raw(['Host', 'a.test'], { url: target });
+        const request = toNodeRequest(req, res, scanHead(req), undefined, 1024);
+        expect(request?.url).toBe(expected);
+        expect(request?.url).toBe(new Request(`http://a.test${target}`).url);
+      }
+    }
+  });
+
+  test('isPlainTarget: only targets the URL parser keeps as they are', () => {
+    for (const plain of ['/', '/users/42', '/search?q=a+b&page=2', '/x(1)*,;:@!$']) {
+      expect(isPlainTarget(plain)).toBe(true);
+    }
+    for (const other of [
+      '',
+      'x',
+      '/a/./b',
+      '/a/../b',
+      '/%2e',
+      '/a\\b',
+      "/q?x='",
+      '/#f',
+      '/a b',
+      '/\u00e9',
+      '/{x}',
+    ]) {
+      expect(isPlainTarget(other)).toBe(false);
+    }
   });
 
   test('the signal is made when read, and aborts on disconnect, before or after it was read', () => {
     const req = raw(['Host', 'a.test']);
-    const early = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    const early = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
     const signal = early.signal;
     expect(signal.aborted).toBe(false);
     expect(early.signal).toBe(signal);
     early.disconnect(new Error('gone'));
     expect(signal.aborted).toBe(true);
     expect((signal.reason as Error).message).toBe('gone');
-    const late = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeRequest;
+    const late = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
     late.disconnect(new Error('left'));
     late.disconnect(new Error('again'));
     expect(late.signal.aborted).toBe(true);
     expect((late.signal.reason as Error).message).toBe('left');
+  });
+
+  test('a body the pipeline read whole reads as used on the real Request too', async () => {
+    const { PassThrough } = await import('node:stream');
+    const socket = new PassThrough();
+    const req = Object.assign(socket, {
+      url: '/upload',
+      method: 'POST',
+      rawHeaders: ['Host', 'a.test', 'Content-Type', 'application/json', 'Content-Length', '11'],
+      httpVersionMajor: 1,
+      httpVersionMinor: 1,
+      socket: { localAddress: '127.0.0.1', localPort: 3000 },
+    }) as unknown as IncomingMessage;
+    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
+    expect(request.announcesContent).toBe(true);
+    socket.end('{"ok":true}');
+    expect(await request.json()).toEqual({ ok: true });
+    expect(request.bodyUsed).toBe(true);
+    await expect(request.text()).rejects.toThrow(TypeError);
+    const real = userRequest(request as unknown as Request);
+    expect(real.bodyUsed).toBe(true);
+    await expect(real.text()).rejects.toThrow(TypeError);
+    // What the core does for ctx.request once the body was read: a Request with the same head.
+    expect(new Request(real.url, { method: real.method, headers: real.headers }).method).toBe('POST');
+  });
+
+  test('an unread body streams through the real Request', async () => {
+    const { PassThrough } = await import('node:stream');
+    const socket = new PassThrough();
+    const req = Object.assign(socket, {
+      url: '/upload',
+      method: 'POST',
+      rawHeaders: ['Host', 'a.test', 'Content-Length', '5'],
+      httpVersionMajor: 1,
+      httpVersionMinor: 1,
+      socket: { localAddress: '127.0.0.1', localPort: 3000 },
+    }) as unknown as IncomingMessage;
+    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
+    const real = userRequest(request as unknown as Request);
+    socket.end('hello');
+    expect(await real.text()).toBe('hello');
+    expect(request.bodyUsed).toBe(true);
+  });
+
+  test("the real Request follows the light one's signal", () => {
+    const req = raw(['Host', 'a.test']);
+    const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
+    const real = userRequest(request as unknown as Request);
+    expect(real.signal.aborted).toBe(false);
+    request.disconnect(new Error('gone'));
+    expect(real.signal.aborted).toBe(true);
+  });
+
+  test('a forbidden method or a header line a Headers refuses throws, as the Request constructor does', () => {
+    const trace = raw(['Host', 'a.test'], { method: 'TRACE' });
+    expect(() => toNodeRequest(trace, res, scanHead(trace), undefined, 1024)).toThrow(TypeError);
+    const badValue = raw(['Host', 'a.test', 'X-Bad', `a${String.fromCharCode(0)}b`]);
+    expect(() => toNodeRequest(badValue, res, scanHead(badValue), undefined, 1024)).toThrow(TypeError);
   });
 
   test('a Host that is not an authority falls back; a target that forms no URL is undefined', () => {

@@ -3,7 +3,8 @@
  * streamed from the socket (never buffered here) with backpressure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PayloadTooLargeError, WIRE_ANSWERS } from '@charter/core';
+import { PayloadTooLargeError } from '@charter/core';
+import { type LightBody, NodeLightRequest } from './light-request.ts';
 
 /** Request bodies are queued up to this many bytes before the socket is paused. */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
@@ -277,74 +278,25 @@ export function refusedBody(limit: number): ReadableStream<Uint8Array> {
 }
 
 /**
- * The Request the adapter hands to the app: a real Fetch `Request` (method, URL, headers and body as
- * Node received them), whose `signal` is made only when someone reads it. A signal passed to the
- * Request constructor instead would cost every request an AbortController that the Request follows
- * (listeners, a WeakRef and a FinalizationRegistry entry in Node's undici), though few handlers ever
- * look at it. The adapter calls `disconnect` when the client leaves; a signal read later is already
- * aborted with the same reason.
+ * Whether an origin-form target is already what the WHATWG URL parser would serialise it to: it starts
+ * with `/` and holds only characters the parser keeps as they are in a path and a query (RFC 3986
+ * unreserved, `/`, `?`, `=`, `&`, `:`, `@`, `!`, `$`, `(`, `)`, `*`, `+`, `,`, `;`). Anything else (a
+ * `.` that may form a dot segment, `%`, `\\`, `'`, `#`, spaces, non-ASCII...) goes through the parser.
  */
-export class NodeRequest extends Request {
-  /**
-   * The header section announced content (Content-Length above 0 or Transfer-Encoding, whatever the
-   * method): unless it was read to the end, the connection closes after the response (RFC 9112 §9.6).
-   */
-  readonly announcesContent: boolean;
-  #controller: AbortController | undefined = undefined;
-  #disconnected = false;
-  #reason: unknown = undefined;
-  #readAll: RequestContent['readAll'] | undefined;
-
-  constructor(
-    url: string,
-    init: RequestInit | undefined,
-    announcesContent: boolean,
-    readAll?: RequestContent['readAll'],
-  ) {
-    super(url, init);
-    this.announcesContent = announcesContent;
-    this.#readAll = readAll;
+export function isPlainTarget(target: string): boolean {
+  if (target.charCodeAt(0) !== SLASH) return false;
+  for (let i = 1; i < target.length; i++) {
+    if (!PLAIN_TARGET[target.charCodeAt(i)]) return false;
   }
-
-  /**
-   * The whole body, as Fetch's `bytes()`. While the body stream is untouched (the common case: the
-   * pipeline reads a framed body before anything else looks at it), it is collected straight off the
-   * socket; otherwise, read through the stream.
-   */
-  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    const readAll = this.#readAll;
-    if (readAll !== undefined) {
-      this.#readAll = undefined;
-      const read = readAll();
-      if (read !== undefined) return read as Promise<Uint8Array<ArrayBuffer>>;
-    }
-    return super.bytes();
-  }
-
-  /** This adapter writes the pipeline's planned answers itself (planned-response.ts in the core). */
-  get [WIRE_ANSWERS](): boolean {
-    return true;
-  }
-
-  /** Aborts when the client leaves before the response is complete, or the server ends the connection. */
-  override get signal(): AbortSignal {
-    let controller = this.#controller;
-    if (controller === undefined) {
-      controller = new AbortController();
-      if (this.#disconnected) controller.abort(this.#reason);
-      this.#controller = controller;
-    }
-    return controller.signal;
-  }
-
-  /** The connection is gone: `signal` aborts with `reason` (now, or as soon as it is made). */
-  disconnect(reason: unknown): void {
-    if (this.#disconnected) return;
-    this.#disconnected = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-  }
+  return true;
 }
+
+const PLAIN_TARGET: readonly boolean[] = (() => {
+  const table: boolean[] = new Array(128).fill(false);
+  const allow = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~/?=&:@!$()*+,;';
+  for (let i = 0; i < allow.length; i++) table[allow.charCodeAt(i)] = true;
+  return table;
+})();
 
 // The last Host value that was a valid authority: nearly every request to a server carries the same
 // one, so the pattern runs once and each later request pays one string comparison.
@@ -399,13 +351,17 @@ export function scanHead(req: IncomingMessage): HeadFacts {
   return facts;
 }
 
+/** Methods a Fetch `Request` refuses (Fetch standard, "forbidden method"): answered 501 by the handler. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /**
- * The NodeRequest for a Node request, or undefined when its target cannot form a URL (answer 400);
- * throws the Fetch TypeError for a method or header value a Request refuses. `head` is what
- * `scanHead` found; every raw header line is appended to the Request's own headers (repeated fields
- * stay repeated, RFC 9110 §5.3). `fallbackAuthority` replaces a missing or malformed Host; by default,
- * the address the socket accepted on. `res` tells whether a `100 Continue` is still owed (RFC 9110
- * §10.1.1): it is then sent when the app first reads the body.
+ * The request for a Node request (a NodeLightRequest: see light-request.ts), or undefined when its
+ * target cannot form a URL (answer 400); throws a TypeError, as the Fetch `Request` constructor would,
+ * for a forbidden method or a header line a `Headers` refuses. `head` is what `scanHead` found; every
+ * raw header line goes into its headers (repeated fields stay repeated, RFC 9110 §5.3).
+ * `fallbackAuthority` replaces a missing or malformed Host; by default, the address the socket
+ * accepted on. `res` tells whether a `100 Continue` is still owed (RFC 9110 §10.1.1): it is then sent
+ * when the app first reads the body.
  */
 export function toNodeRequest(
   req: IncomingMessage,
@@ -413,60 +369,50 @@ export function toNodeRequest(
   head: HeadFacts,
   fallbackAuthority: string | undefined,
   limit: number | undefined,
-): NodeRequest | undefined {
+): NodeLightRequest | undefined {
   const method = req.method ?? 'GET';
+  if (FORBIDDEN_METHODS.has(method)) throw new TypeError(`'${method}' HTTP method is unsupported.`);
   const { host, contentLength } = head;
   // RFC 9112 §6.3: content only when Transfer-Encoding or a non-zero Content-Length says so.
   const announcesContent = head.chunked || (contentLength !== undefined && contentLength !== '0');
-  let init: RequestInit | undefined;
-  let stream: ReadableStream<Uint8Array> | undefined;
-  let readAll: RequestContent['readAll'] | undefined;
+  let body: LightBody | undefined;
   if (announcesContent && method !== 'GET' && method !== 'HEAD') {
     const sendContinue =
       head.expectsContinue && awaitsContinueOn(req, res) ? () => res.writeContinue() : undefined;
-    if (limit !== undefined && declaresMoreThan(contentLength, limit)) stream = refusedBody(limit);
-    else ({ stream, readAll } = requestContent(req, sendContinue));
-    // A streamed request body needs `duplex: 'half'` (Fetch standard, RequestInit.duplex) in Node's undici.
-    init = { method, body: stream, duplex: 'half' } as RequestInit;
-  } else if (method !== 'GET') {
-    init = { method };
+    body =
+      limit !== undefined && declaresMoreThan(contentLength, limit)
+        ? { content: () => ({ stream: refusedBody(limit), readAll: () => undefined }) }
+        : { content: () => requestContent(req, sendContinue) };
   }
 
-  let request: NodeRequest | undefined;
-  // The common case: an origin-form target and a Host that is a valid authority, joined without
-  // parsing the URL twice (the constructor parses it; a URL it refuses takes the careful path below).
+  let url: string | undefined;
+  // The common case: an origin-form target and the Host every request to this server carries, which
+  // already made a URL once: joined without parsing (the core splits the URL itself).
   const target = req.url ?? '/';
-  if (
-    host !== undefined &&
-    target.charCodeAt(0) === SLASH &&
-    (host === lastAuthority || AUTHORITY.test(host))
-  ) {
-    try {
-      request = new NodeRequest(`${schemeOf(req)}://${host}${target}`, init, announcesContent, readAll);
+  if (host !== undefined && host === lastAuthority && isPlainTarget(target)) {
+    url = `${schemeOf(req)}://${host}${target}`;
+  } else if (host !== undefined && target.charCodeAt(0) === SLASH && AUTHORITY.test(host)) {
+    // The URL parser's own serialisation: dot segments resolved, backslashes made slashes, characters
+    // percent-encoded as Fetch would (WHATWG URL), exactly what a Request's url says.
+    const parsed = URL.parse(`${schemeOf(req)}://${host}${target}`);
+    if (parsed !== null) {
+      url = parsed.href;
       lastAuthority = host;
-    } catch {
-      request = undefined;
     }
   }
-  if (request === undefined) {
-    const url = urlOf(req, host, fallbackAuthority);
-    try {
-      if (url !== undefined) request = new NodeRequest(url, init, announcesContent, readAll);
-    } finally {
-      // Refused: nothing will read the body, so the listeners its stream attached come off again.
-      if (request === undefined) stream?.cancel().catch(() => {});
-    }
-    if (request === undefined) return undefined;
-  }
-  // RFC 9110 §7.8: a server MUST ignore Upgrade in an HTTP/1.0 request (so no WebSocket handshake,
-  // which needs HTTP/1.1, RFC 6455 §4.1).
-  const ignoreUpgrade = head.upgrade && req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
-  const raw = req.rawHeaders;
-  const headers = request.headers;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade') continue;
-    headers.append(name, raw[i + 1] as string);
-  }
+  url ??= urlOf(req, host, fallbackAuthority);
+  if (url === undefined) return undefined;
+  const request = new NodeLightRequest(
+    req,
+    method,
+    url,
+    announcesContent,
+    // RFC 9110 §7.8: a server MUST ignore Upgrade in an HTTP/1.0 request (so no WebSocket handshake,
+    // which needs HTTP/1.1, RFC 6455 §4.1).
+    head.upgrade && req.httpVersionMajor === 1 && req.httpVersionMinor === 0,
+    body,
+  );
+  // Built now, so a line a Headers refuses is refused before the app runs (400), as a Request would.
+  void request.headers;
   return request;
 }

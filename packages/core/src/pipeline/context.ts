@@ -2,6 +2,7 @@ import type { ResponseSetter, RouteInfo, State } from '../types/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { limitedRequest } from '../security/body-limit.ts';
 import { bindClientAddress, type ClientAddressResolver, clientIp, linkRequest } from './client-address.ts';
+import { userRequest } from './light-request.ts';
 import { wantsPlannedAnswers } from './planned-response.ts';
 import { headerMap, parseQuery, splitUrl } from './request-parts.ts';
 
@@ -27,6 +28,14 @@ export class Exchange {
     this.request = request;
     this.clientAddress = clientAddress;
     this.plannedAnswers = wantsPlannedAnswers(request);
+  }
+
+  /**
+   * The Request user code receives: the adapter's own, or the real Request built from an adapter's
+   * light one (light-request.ts), which the pipeline keeps to itself.
+   */
+  get userRequest(): Request {
+    return userRequest(this.request);
   }
 
   /** Aborts on timeout and when the client goes away; created only when someone listens. */
@@ -81,7 +90,7 @@ export class RequestContext {
   get request(): Request {
     if (this.#request === undefined) {
       const exchange = this.#exchange;
-      const original = exchange.request;
+      const original = exchange.userRequest;
       this.#request = limitedRequest(original, this.#compiled.bodyLimitBytes, exchange.signal);
       // The wrapper is a new Request: its client is the original's (the adapter knows that one).
       bindClientAddress(this.#request, () => exchange.clientAddress(original));

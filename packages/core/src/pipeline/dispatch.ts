@@ -155,8 +155,8 @@ function runOnRequest(host: PipelineHost, exchange: Exchange): EarlyAnswer {
   const constructorHooks = host.constructorOnRequest;
   const guards = host.perimeterOnRequest;
   if (constructorHooks === undefined && guards === undefined) return undefined;
-  const request = exchange.request;
-  // Hooks given the raw request may ask for its client address (clientIp(request)).
+  // Hooks get the real Request (light-request.ts), and may ask for its client address (clientIp(request)).
+  const request = exchange.userRequest;
   bindClientAddress(request, host.clientAddress);
   const runGuards = (): EarlyAnswer =>
     guards === undefined ? undefined : runPerimeterGuards(exchange, guards);
@@ -177,7 +177,7 @@ function runPerimeterGuards(exchange: Exchange, guards: NonNullable<PhaseList<'o
   };
   let out: EarlyAnswer;
   try {
-    out = runRequestHooks(guards, exchange.request, 0);
+    out = runRequestHooks(guards, exchange.userRequest, 0);
   } catch (error) {
     return failed(error);
   }
@@ -280,7 +280,7 @@ async function recoverWithHooks(
   const ctx = exchange.ctx;
   for (const hook of onError) {
     try {
-      let out = hook(error, ctx, exchange.request);
+      let out = hook(error, ctx, exchange.userRequest);
       if (out instanceof Promise) out = await out;
       if (out instanceof Response) return withPendingHeaders(out, ctx?.pendingHeaders);
     } catch (hookError) {
@@ -343,7 +343,7 @@ async function finishWithHooks(
   if (phases.onSend !== undefined) {
     try {
       for (const hook of phases.onSend) {
-        let out = hook(response, ctx, exchange.request);
+        let out = hook(response, ctx, exchange.userRequest);
         if (out instanceof Promise) out = await out;
         if (out instanceof Response) response = out;
       }
@@ -367,7 +367,7 @@ async function finishWithHooks(
   if (phases.onResponse !== undefined) {
     for (const hook of phases.onResponse) {
       try {
-        const out = hook(response, ctx, exchange.request);
+        const out = hook(response, ctx, exchange.userRequest);
         if (out instanceof Promise) await out;
       } catch (error) {
         host.logger.error('An onResponse hook threw', { error });

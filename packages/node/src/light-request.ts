@@ -1,0 +1,252 @@
+/**
+ * The request the Node adapter hands to the pipeline: what the pipeline reads (method, URL, headers,
+ * the whole body at once) without building an undici `Request`, whose constructor alone costs more
+ * than a small route's own work on Node (light-request.ts in the core). The real `Request` is built
+ * the first time anything else is asked for (the body stream, clone(), `new Request(...)` in user
+ * code, which always receives the real one): same method, URL, headers and body, the signal of this
+ * request, and the peer address and TLS client certificate the adapter recorded.
+ *
+ * Its prototype chain runs through `Request.prototype`, so `instanceof Request` holds; every member
+ * of Request is defined here, each either answered from Node's message or delegated to the real
+ * Request.
+ */
+import type { IncomingMessage } from 'node:http';
+import { REAL_REQUEST, setRequestPeer, WIRE_ANSWERS } from '@charter/core';
+import { recordPeerCertificate } from './peer-certificate.ts';
+import type { RequestContent } from './request.ts';
+
+/** Where the body comes from: nothing, the socket (read on demand), or a refusal (over the limit). */
+export interface LightBody {
+  /** Builds the body stream and its direct whole read; called at most once, on first need. */
+  content(): RequestContent;
+}
+
+const decoder = new TextDecoder();
+
+/** The light request; see the module comment. */
+export class NodeLightRequest {
+  readonly method: string;
+  readonly url: string;
+  /**
+   * The header section announced content (Content-Length above 0 or Transfer-Encoding, whatever the
+   * method): unless it was read to the end, the connection closes after the response (RFC 9112 §9.6).
+   */
+  readonly announcesContent: boolean;
+  readonly #req: IncomingMessage;
+  readonly #ignoreUpgrade: boolean;
+  readonly #body: LightBody | undefined;
+  #content: RequestContent | undefined = undefined;
+  #peer: string | undefined = undefined;
+  #headers: Headers | undefined = undefined;
+  #real: Request | undefined = undefined;
+  #used = false;
+  #controller: AbortController | undefined = undefined;
+  #disconnected = false;
+  #reason: unknown = undefined;
+
+  constructor(
+    req: IncomingMessage,
+    method: string,
+    url: string,
+    announcesContent: boolean,
+    ignoreUpgrade: boolean,
+    body: LightBody | undefined,
+  ) {
+    this.#req = req;
+    this.method = method;
+    this.url = url;
+    this.announcesContent = announcesContent;
+    this.#ignoreUpgrade = ignoreUpgrade;
+    this.#body = body;
+  }
+
+  /** Every raw header line, in order; repeated fields stay repeated (RFC 9110 §5.3). Built once. */
+  get headers(): Headers {
+    const real = this.#real;
+    if (real !== undefined) return real.headers;
+    let headers = this.#headers;
+    if (headers === undefined) {
+      headers = new Headers();
+      const raw = this.#req.rawHeaders;
+      const ignoreUpgrade = this.#ignoreUpgrade;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = raw[i] as string;
+        // RFC 9110 §7.8: a server MUST ignore Upgrade in an HTTP/1.0 request (no WebSocket handshake).
+        if (ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade') continue;
+        headers.append(name, raw[i + 1] as string);
+      }
+      this.#headers = headers;
+    }
+    return headers;
+  }
+
+  /** The body content, made on first need (its stream attaches to the socket only then). */
+  #contentOf(): RequestContent | undefined {
+    if (this.#content === undefined && this.#body !== undefined) this.#content = this.#body.content();
+    return this.#content;
+  }
+
+  /** The real Request, built once: method, URL, headers and body as here, this request's signal. */
+  [REAL_REQUEST](): Request {
+    let real = this.#real;
+    if (real === undefined) {
+      const content = this.#contentOf();
+      const init: RequestInit & { duplex?: 'half' } = {
+        method: this.method,
+        headers: this.headers,
+        signal: this.signal,
+      };
+      if (content !== undefined) {
+        // Read already (the pipeline took it whole): the real Request's body is used up as well, so it
+        // reads as a Request whose body was consumed, never as one without a body.
+        init.body = this.#used
+          ? new ReadableStream({ start: (controller) => controller.close() })
+          : content.stream;
+        // A streamed request body needs `duplex: 'half'` (Fetch standard, RequestInit.duplex).
+        init.duplex = 'half';
+      }
+      real = new Request(this.url, init);
+      if (this.#used) void real.body?.cancel().catch(() => {});
+      // What the adapter records for this request holds for the real one too.
+      if (this.#peer !== undefined) setRequestPeer(real, this.#peer);
+      recordPeerCertificate(this.#req, real);
+      this.#real = real;
+    }
+    return real;
+  }
+
+  /**
+   * Records the remote address of the connection (for `clientIp()`) and the TLS client certificate
+   * (for `mutualTls()`), on this request and on the real one whenever it is built.
+   */
+  recordConnection(peer: string | undefined): void {
+    this.#peer = peer;
+    const self = this as unknown as Request;
+    if (peer !== undefined) setRequestPeer(self, peer);
+    recordPeerCertificate(this.#req, self);
+  }
+
+  /** The real Request when it was built (user code holds that one), else undefined. */
+  get built(): Request | undefined {
+    return this.#real;
+  }
+
+  /** This adapter writes the pipeline's planned answers itself (planned-response.ts in the core). */
+  get [WIRE_ANSWERS](): boolean {
+    return true;
+  }
+
+  /**
+   * The whole body. While the body stream is untouched (the common case: the pipeline reads a framed
+   * body before anything else looks at it), it is collected straight off the socket, with no stream;
+   * otherwise, read through the real Request.
+   */
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#real === undefined) {
+      if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+      const content = this.#contentOf();
+      if (content === undefined) {
+        this.#used = true;
+        return Promise.resolve(new Uint8Array(0));
+      }
+      const read = content.readAll();
+      if (read !== undefined) {
+        this.#used = true;
+        return read as Promise<Uint8Array<ArrayBuffer>>;
+      }
+    }
+    return this[REAL_REQUEST]().bytes();
+  }
+
+  async text(): Promise<string> {
+    return decoder.decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer
+      : bytes.slice().buffer;
+  }
+
+  blob(): Promise<Blob> {
+    return this[REAL_REQUEST]().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this[REAL_REQUEST]().formData();
+  }
+
+  clone(): Request {
+    return this[REAL_REQUEST]().clone();
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined && this.#real === undefined) return null;
+    return this[REAL_REQUEST]().body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#real?.bodyUsed ?? this.#used;
+  }
+
+  /** Aborts when the client leaves before the response is complete, or the server ends the connection. */
+  get signal(): AbortSignal {
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (this.#disconnected) controller.abort(this.#reason);
+      this.#controller = controller;
+    }
+    return controller.signal;
+  }
+
+  /** The connection is gone: `signal` aborts with `reason` (now, or as soon as it is made). */
+  disconnect(reason: unknown): void {
+    if (this.#disconnected) return;
+    this.#disconnected = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  // The rest of the Request interface: what a server-side request always says (Fetch standard §5.4).
+  get cache(): Request['cache'] {
+    return 'default';
+  }
+  get credentials(): Request['credentials'] {
+    return 'same-origin';
+  }
+  get destination(): Request['destination'] {
+    return '';
+  }
+  get integrity(): string {
+    return '';
+  }
+  get keepalive(): boolean {
+    return false;
+  }
+  get mode(): Request['mode'] {
+    return 'cors';
+  }
+  get redirect(): Request['redirect'] {
+    return 'follow';
+  }
+  get referrer(): string {
+    return 'about:client';
+  }
+  get referrerPolicy(): Request['referrerPolicy'] {
+    return '';
+  }
+  get duplex(): 'half' {
+    return 'half';
+  }
+}
+
+// `instanceof Request` holds, and `Object.prototype.toString` says Request; a member this class does
+// not define would reach Request.prototype and fail its brand check loudly, never silently.
+Object.setPrototypeOf(NodeLightRequest.prototype, Request.prototype);
+Object.defineProperty(NodeLightRequest.prototype, Symbol.toStringTag, { value: 'Request' });
