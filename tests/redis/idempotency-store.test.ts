@@ -135,3 +135,18 @@ describe('idempotency() over Redis on two instances', () => {
     expect(other.headers.get('content-type')).toBe('application/problem+json');
   });
 });
+
+describe('redisIdempotencyStore and a broken record', () => {
+  test('a stored response that is not JSON fails with a plain Error (a 500), never a 400', async () => {
+    const client = await redis.client('bun');
+    const store = redisIdempotencyStore({ client, prefix: 'broken:' });
+    await client.send('SET', [`broken:k`, `c:${FP}:{"status":`]);
+    const error = await store.get('k').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain('not valid JSON');
+    expect((error as { status?: number }).status).toBeUndefined();
+  });
+});

@@ -60,6 +60,26 @@ for (const kind of CLIENT_KINDS) {
         'b',
       ]);
       expect((await store.list('bob', { limit: 10 })).tasks.map((t) => t.id)).toEqual(['d']);
+      // Filters read the fields kept beside the JSON; the page's tasks come back whole.
+      await store.put(
+        'alice',
+        task('e', '2026-01-01T00:00:04.000Z', {
+          status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:04.000Z' },
+          artifacts: [{ artifactId: 'x', parts: [{ text: 'done' }] }],
+        }),
+      );
+      const completed = await store.list('alice', { limit: 10, state: 'TASK_STATE_COMPLETED' });
+      expect(completed.tasks).toEqual([
+        task('e', '2026-01-01T00:00:04.000Z', {
+          status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:04.000Z' },
+          artifacts: [{ artifactId: 'x', parts: [{ text: 'done' }] }],
+        }),
+      ]);
+      const recent = await store.list('alice', {
+        limit: 10,
+        statusTimestampAfterMs: Date.parse('2026-01-01T00:00:03.000Z'),
+      });
+      expect(recent.tasks.map((t) => t.id)).toEqual(['e', 'b']);
     });
 
     test("past maxTasksPerOwner the owner's least recently written task is evicted, not another owner's", async () => {

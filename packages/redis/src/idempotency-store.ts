@@ -78,7 +78,15 @@ function decodeRecord(value: unknown, ttl: unknown): IdempotencyRecord | undefin
   const colon = value.indexOf(':', 2);
   if (!value.startsWith('c:') || colon < 0)
     throw new Error('redisIdempotencyStore: a stored record is corrupt');
-  const json = safeJsonParse(value.slice(colon + 1)) as StoredJson;
+  let json: StoredJson;
+  try {
+    json = safeJsonParse(value.slice(colon + 1)) as StoredJson;
+  } catch (error) {
+    // A broken store is a 500, never the 400 the parser throws.
+    throw new Error(
+      `redisIdempotencyStore: a stored response is not valid JSON (${(error as Error).message})`,
+    );
+  }
   const body = decodeBase64(json.body, 'base64', { padded: true });
   if (body === undefined || !Array.isArray(json.headers) || !Number.isSafeInteger(json.status)) {
     throw new Error('redisIdempotencyStore: a stored response is corrupt');

@@ -87,11 +87,13 @@ end
 return {}`;
 
 // The write shared by the task store's put and replace-if. KEYS[1] the task hash, KEYS[2] the owner's
-// sorted set; ARGV: owner, task JSON, ttl ms, most tasks per owner, task id, task key prefix. The
-// score is the server's TIME in ms, so instances' clocks play no part in expiry or eviction.
+// sorted set; ARGV: owner, task JSON, ttl ms, most tasks per owner, task id, task key prefix, and the
+// task's state, status timestamp and contextId (kept beside the JSON so ListTasks can filter and
+// order without reading whole tasks). The score is the server's TIME in ms, so the instances' clocks
+// play no part in expiry or eviction.
 const TASK_WRITE = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 't', ARGV[2])
+redis.call('HSET', KEYS[1], 'o', ARGV[1], 't', ARGV[2], 's', ARGV[7], 'ts', ARGV[8], 'c', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[2], now, ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
@@ -113,29 +115,45 @@ end
 ${TASK_WRITE}`;
 
 /**
- * Compare-and-set: writes the task only if the stored JSON is still ARGV[7] (the task as read) and
+ * Compare-and-set: writes the task only if the stored JSON is still ARGV[10] (the task as read) and
  * belongs to ARGV[1]; 1 when written, 0 when another write came first (or the task is gone).
  */
 export const TASK_REPLACE_IF_SCRIPT = `local stored = redis.call('HMGET', KEYS[1], 'o', 't')
-if stored[1] ~= ARGV[1] or stored[2] ~= ARGV[7] then
+if stored[1] ~= ARGV[1] or stored[2] ~= ARGV[10] then
   return 0
 end
 ${TASK_WRITE}`;
 
 /**
- * An owner's live tasks as JSON. KEYS[1] the owner's sorted set; ARGV: ttl ms, task key prefix,
- * owner. Index entries whose task expired, was evicted or changed owner are dropped on the way.
+ * An owner's live tasks, as a flat array of id, state, status timestamp, contextId per task (not the
+ * tasks themselves). KEYS[1] the owner's sorted set; ARGV: ttl ms, task key prefix, owner. Index
+ * entries whose task expired, was evicted or changed owner are dropped on the way.
  */
 export const TASK_LIST_SCRIPT = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local task = redis.call('HMGET', ARGV[2] .. id, 'o', 't')
+  local task = redis.call('HMGET', ARGV[2] .. id, 'o', 's', 'ts', 'c')
   if task[1] == ARGV[3] and task[2] then
+    out[#out + 1] = id
     out[#out + 1] = task[2]
+    out[#out + 1] = task[3]
+    out[#out + 1] = task[4]
   else
     redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out`;
+
+/** The JSON of each task id in ARGV[2..] that belongs to ARGV[1] (false for one that does not); KEYS: the task hashes. */
+export const TASK_GET_MANY_SCRIPT = `local out = {}
+for i, key in ipairs(KEYS) do
+  local task = redis.call('HMGET', key, 'o', 't')
+  if task[1] == ARGV[1] and task[2] then
+    out[i] = task[2]
+  else
+    out[i] = ''
   end
 end
 return out`;

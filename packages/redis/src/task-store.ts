@@ -12,7 +12,12 @@ import {
   runCommand,
   runScript,
 } from './redis-client.ts';
-import { TASK_LIST_SCRIPT, TASK_PUT_SCRIPT, TASK_REPLACE_IF_SCRIPT } from './scripts.ts';
+import {
+  TASK_GET_MANY_SCRIPT,
+  TASK_LIST_SCRIPT,
+  TASK_PUT_SCRIPT,
+  TASK_REPLACE_IF_SCRIPT,
+} from './scripts.ts';
 
 /** The default key prefix of `redisTaskStore`. */
 export const TASK_KEY_PREFIX = 'charter:a2a:';
@@ -27,7 +32,7 @@ export interface RedisTaskStoreOptions {
   ttlMs?: number;
   /** Most tasks kept per owner; writing one more evicts that owner's least recently written. Default 1000. */
   maxTasksPerOwner?: number;
-  /** Largest task kept, as UTF-8 JSON bytes; a bigger one is refused (RangeError). Default 1048576 (1 MiB). */
+  /** Largest task kept, as UTF-8 JSON bytes; a bigger one is refused (RangeError). Default 4194304 (4 MiB). */
   maxTaskBytes?: number;
   /**
    * Most ms to wait for Redis per call before failing it; default 1000. A failed call answers the
@@ -60,8 +65,8 @@ function parseTask(text: unknown): A2aTask {
 }
 
 /**
- * A task store in Redis. A task is the hash `<prefix>task:<id>` (fields `o`, its owner, and `t`, its
- * JSON), expiring `ttlMs` after its last write; each owner has a sorted set `<prefix>owner:<owner>`
+ * A task store in Redis. A task is the hash `<prefix>task:<id>` (fields `o`, its owner, `t`, its
+ * JSON, and `s`, `ts`, `c`: its state, status timestamp and contextId, for ListTasks), expiring `ttlMs` after its last write; each owner has a sorted set `<prefix>owner:<owner>`
  * of its task ids by write time (Redis's clock, so the instances' clocks need not agree), which
  * ListTasks reads and which bounds the owner to `maxTasksPerOwner`. Every write is one script; a
  * task is never written over another owner's.
@@ -73,10 +78,11 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
   const { client, prefix, timeoutMs } = checkStoreOptions('redisTaskStore', options, TASK_KEY_PREFIX);
   const ttlMs = positive('ttlMs', options.ttlMs, 3_600_000);
   const maxPerOwner = positive('maxTasksPerOwner', options.maxTasksPerOwner, 1000);
-  const maxTaskBytes = positive('maxTaskBytes', options.maxTaskBytes, 1_048_576);
+  const maxTaskBytes = positive('maxTaskBytes', options.maxTaskBytes, 4_194_304);
   const putScript = cachedScript(client, 'charter:a2a:put', TASK_PUT_SCRIPT);
   const replaceScript = cachedScript(client, 'charter:a2a:replace-if', TASK_REPLACE_IF_SCRIPT);
   const listScript = cachedScript(client, 'charter:a2a:list', TASK_LIST_SCRIPT);
+  const getManyScript = cachedScript(client, 'charter:a2a:get-many', TASK_GET_MANY_SCRIPT);
   const encoder = new TextEncoder();
   const taskKey = (id: string): string => `${prefix}task:${id}`;
   const ownerKey = (owner: string): string => `${prefix}owner:${owner}`;
@@ -98,6 +104,9 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
     String(maxPerOwner),
     task.id,
     `${prefix}task:`,
+    task.status.state,
+    task.status.timestamp ?? '',
+    task.contextId,
   ];
   const written = (reply: unknown, task: A2aTask): boolean => {
     const code = Number(reply);
@@ -129,6 +138,8 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
       return written(await runScript(client, replaceScript, keys, args, timeoutMs), task);
     },
     async list(owner, query) {
+      // First the fields ListTasks filters and orders by, for every live task of the owner; then the
+      // page's tasks alone, so a list never reads more than one page of whole tasks.
       const reply = await runScript(
         client,
         listScript,
@@ -136,8 +147,26 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
         [String(ttlMs), `${prefix}task:`, owner],
         timeoutMs,
       );
-      const tasks = (Array.isArray(reply) ? reply : []).map(parseTask);
-      return selectTasks(tasks, query);
+      const fields = Array.isArray(reply) ? reply.map(String) : [];
+      const summaries: A2aTask[] = [];
+      for (let i = 0; i + 3 < fields.length; i += 4) {
+        const [id, state, timestamp, contextId] = fields.slice(i, i + 4) as [string, string, string, string];
+        const status: A2aTask['status'] = { state: state as A2aTask['status']['state'] };
+        if (timestamp !== '') status.timestamp = timestamp;
+        summaries.push({ id, contextId, status });
+      }
+      const page = selectTasks(summaries, query);
+      if (page.tasks.length === 0) return page;
+      const texts = await runScript(
+        client,
+        getManyScript,
+        page.tasks.map((task) => taskKey(task.id)),
+        [owner],
+        timeoutMs,
+      );
+      // A task that expired or was evicted between the two calls is left out of the page.
+      const tasks = (Array.isArray(texts) ? texts : []).filter((text) => text !== '').map(parseTask);
+      return { tasks, totalSize: page.totalSize };
     },
   };
 }
