@@ -76,13 +76,10 @@ function upgradeWith(
   // Blob, the WHATWG default, would need an async read that could reorder messages).
   server.binaryType = 'arraybuffer';
   server.addEventListener('message', (event) => {
-    const data: unknown = (event as MessageEvent).data;
+    const data = event.data;
     session.received(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
   });
-  server.addEventListener('close', (event) => {
-    const { code, reason } = event as CloseEvent;
-    session.closed(code, reason);
-  });
+  server.addEventListener('close', (event) => session.closed(event.code, event.reason));
   server.addEventListener('error', () => session.closed(ABNORMAL_CLOSURE, ''));
   server.accept();
   session.opened();
@@ -90,5 +87,6 @@ function upgradeWith(
   // The runtime writes Upgrade, Connection and Sec-WebSocket-Accept; the subprotocol is the app's choice.
   if (upgrade.protocol !== '') headers.set('sec-websocket-protocol', upgrade.protocol);
   // `webSocket` is a Workers extension of ResponseInit (status 101 is allowed only with it).
-  return new Response(null, { status: 101, headers, webSocket: client } as ResponseInit);
+  const init: ResponseInit & { webSocket: WorkerWebSocket } = { status: 101, headers, webSocket: client };
+  return new Response(null, init);
 }

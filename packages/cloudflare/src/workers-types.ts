@@ -13,14 +13,20 @@ export interface WorkerExecutionContext {
   passThroughOnException(): void;
 }
 
-/** The server end of a `WebSocketPair`: a standard WebSocket plus `accept()`. */
-export interface WorkerWebSocket extends EventTarget {
+/** The server end of a `WebSocketPair`: a standard WebSocket plus `accept()` (no DOM lib needed). */
+export interface WorkerWebSocket {
   accept(): void;
   /** How binary messages arrive; the WHATWG default, `'blob'`, is what recent compatibility dates give. */
   binaryType?: string;
   send(data: string | ArrayBuffer | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
   readonly readyState: number;
+  addEventListener(type: 'error', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  addEventListener(
+    type: 'close',
+    listener: (event: { readonly code: number; readonly reason: string }) => void,
+  ): void;
 }
 
 /** `new WebSocketPair()`: index 0 goes to the client (in the 101 response), 1 stays in the worker. */

@@ -40,13 +40,29 @@ export type DenoServeHandler = (request: Request, info: DenoServeHandlerInfo) =>
 
 export type DenoSignal = 'SIGINT' | 'SIGTERM';
 
+/** The server end `Deno.upgradeWebSocket` gives: a WHATWG WebSocket (declared here, no DOM lib needed). */
+export interface DenoWebSocket {
+  binaryType: string;
+  readonly bufferedAmount: number;
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
+  readonly readyState: number;
+  send(data: string | ArrayBufferView<ArrayBuffer>): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'error', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  addEventListener(
+    type: 'close',
+    listener: (event: { readonly code: number; readonly reason: string }) => void,
+  ): void;
+}
+
 /** What this adapter reads of `globalThis.Deno`. */
 export interface DenoNamespace {
   serve(options: DenoServeTcpOptions, handler: DenoServeHandler): DenoHttpServer;
   upgradeWebSocket(
     request: Request,
     options?: { protocol?: string; idleTimeout?: number },
-  ): { socket: WebSocket; response: Response };
+  ): { socket: DenoWebSocket; response: Response };
   addSignalListener(signal: DenoSignal, handler: () => void): void;
   removeSignalListener(signal: DenoSignal, handler: () => void): void;
   exit(code?: number): never;

@@ -16,12 +16,14 @@ import {
   type WsTransport,
   type WsUpgrade,
 } from '@charter/core';
-import type { DenoNamespace } from './deno-global.ts';
+import type { DenoNamespace, DenoWebSocket } from './deno-global.ts';
 
 /** RFC 6455 §7.4.1: 1006 is only ever reported, never sent: the connection ended without a Close. */
 const ABNORMAL_CLOSURE = 1006;
+/** WebSocket.CLOSED (WHATWG WebSockets, the readyState values). */
+const CLOSED = 3;
 
-function transport(socket: WebSocket, remoteAddress: string | undefined): WsTransport {
+function transport(socket: DenoWebSocket, remoteAddress: string | undefined): WsTransport {
   return {
     sendText: (text) => socket.send(text),
     // The session hands over views of ordinary ArrayBuffers (never shared memory).
@@ -100,17 +102,17 @@ export class DenoWsSessions {
       open.add(session);
       session.opened();
     });
-    socket.addEventListener('message', (event: MessageEvent) => {
+    socket.addEventListener('message', (event) => {
       const data: unknown = event.data;
       session.received(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
     });
-    socket.addEventListener('close', (event: CloseEvent) => {
+    socket.addEventListener('close', (event) => {
       open.delete(session);
       session.closed(event.code, event.reason);
     });
     socket.addEventListener('error', () => {
       // A protocol error or a dropped connection: 'close' follows with 1006; report it if it does not.
-      if (socket.readyState === WebSocket.CLOSED && open.delete(session)) {
+      if (socket.readyState === CLOSED && open.delete(session)) {
         session.closed(ABNORMAL_CLOSURE, '');
       }
     });
