@@ -441,6 +441,8 @@ main {
 /* The article: prose at the reading measure, code blocks and tables across the whole column. */
 article {
   max-width: var(--column);
+  /* A long identifier or URL breaks at the edge of a phone's screen rather than widening the page. */
+  overflow-wrap: break-word;
 }
 
 article > :is(p, ul, ol, blockquote, h1, h2, h3, h4, h5, h6, dl, hr),
@@ -729,6 +731,9 @@ th {
 
 .pager a {
   flex: 1 1 0;
+  /* Side by side on a phone: a long title ("charter/multipart") breaks instead of widening the page. */
+  min-width: 0;
+  overflow-wrap: anywhere;
   padding: 0.75rem 1rem;
   border: 1px solid var(--border);
   border-radius: var(--radius);
