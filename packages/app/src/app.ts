@@ -34,6 +34,13 @@ function docsEnabled(option: AppOptions['docs'], production: boolean): DocsRoute
  * `openapi` option it serves the OpenAPI document, with `docs` an interactive docs page too.
  */
 export class App extends CoreApp {
+  /** The core options plus `openapi` and `docs`: any other key is refused with a did-you-mean. */
+  static override readonly optionNames: readonly string[] = Object.freeze([
+    ...CoreApp.optionNames,
+    'openapi',
+    'docs',
+  ]);
+
   /** The mounted OpenAPI document, when the `openapi` or `docs` option is on. */
   readonly openapi: MountedOpenAPI | undefined;
   /** The path of the interactive docs page (`docs` option), else undefined; the startup banner links to it. */
@@ -67,6 +74,18 @@ export class App extends CoreApp {
     } else {
       this.docsPath = undefined;
     }
+  }
+
+  /**
+   * Resolves once every plugin is installed and the boot guards passed; with the OpenAPI document
+   * mounted, once it is generated too. A route the document cannot describe (a security scheme nobody
+   * declared, a schema with no JSON Schema such as a `Date`) then fails here, at `ready()` and at
+   * `serve()`, with the generator's message, instead of as a 500 on the first request for it.
+   */
+  override async ready(): Promise<this> {
+    await super.ready();
+    this.openapi?.document();
+    return this;
   }
 }
 

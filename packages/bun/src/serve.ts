@@ -1,5 +1,6 @@
 import { type App, InternalError, renderError } from '@charter/core';
 import { isNativePath, nativeRoutes } from './native-routes.ts';
+import { assertBunServeOptions } from './serve-options.ts';
 import { onTerminationSignals } from './signals.ts';
 import { type BunWsData, BunWsSessions, serverLimits } from './websocket.ts';
 
@@ -48,6 +49,7 @@ export interface BunServeHandle extends BunServer, PromiseLike<BunServer> {
  * which is also awaitable: `const server = await serve(app)` waits until it listens.
  */
 export function serve(app: App, options: BunServeOptions = {}): BunServeHandle {
+  assertBunServeOptions(options);
   const ready = listen(app, options);
   // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must
   // not turn it into an unhandled rejection on top of the log line.

@@ -2,6 +2,7 @@
  * The options of `serve()`, validated up front so a typo fails at startup with the option's name
  * rather than as a confusing Node error later.
  */
+import { assertKnownOptions } from '@charter/core';
 
 /** Options of `serve(app, options)`. */
 export interface ServeOptions {
@@ -61,9 +62,24 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
   return Math.min(NODE_CHECKING_INTERVAL_MS, Math.max(10, Math.floor(Math.min(...enabled) / 4)));
 }
 
-/** Validates the options and fills in defaults. */
+// One entry per option: the compiler refuses a missing or an extra one.
+const SERVE_OPTION_KEYS: Readonly<Record<keyof ServeOptions, true>> = {
+  port: true,
+  hostname: true,
+  signals: true,
+  shutdownTimeoutMs: true,
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+};
+
+/** Validates the options and fills in defaults; an unknown key (`prot`) is refused with a did-you-mean. */
 export function resolveServeOptions(options: ServeOptions): ServeSettings {
   if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  assertKnownOptions(
+    options,
+    Object.keys(SERVE_OPTION_KEYS),
+    (key, problem) => new TypeError(`Invalid serve() option "${key}": ${problem}`),
+  );
   const hostname = options.hostname ?? '127.0.0.1';
   if (typeof hostname !== 'string' || hostname.trim() === '') fail('hostname', 'must be a non-empty string');
   if (options.signals !== undefined && typeof options.signals !== 'boolean')

@@ -20,7 +20,7 @@ import {
 } from '../builtins/health.ts';
 import { introspectRoute } from './introspect.ts';
 import { type CloseListener, Lifecycle, type ShutdownListener } from './lifecycle.ts';
-import { type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './options.ts';
+import { APP_OPTION_NAMES, type AppOptions, type ResolvedAppOptions, resolveAppOptions } from './options.ts';
 import type { PluginInstalledListener } from './plugins.ts';
 import { Registry, type RouteRecord } from './registry.ts';
 import { Scope } from './scope.ts';
@@ -67,8 +67,11 @@ export class App extends Scope {
   #stopWatchingRejections: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
+  /** The option names `new App(options)` accepts; a subclass with options of its own extends the list. */
+  static readonly optionNames: readonly string[] = APP_OPTION_NAMES;
+
   constructor(options: AppOptions = {}) {
-    const resolved = resolveAppOptions(options);
+    const resolved = resolveAppOptions(options, (new.target as typeof App).optionNames);
     const logger = resolveLogger(options.logger);
     super(new Registry(resolved, logger, hookList(options.hooks, 'App options.hooks')), undefined);
     this.options = resolved;

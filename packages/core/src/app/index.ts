@@ -5,6 +5,7 @@ export type * from './plugins.ts';
 export * from './scope.ts';
 export type { HealthCheckOptions, ReadinessCheck, ReadinessCheckOptions } from '../builtins/health.ts';
 export { clientIp, originalRequest, setRequestPeer } from './client-ip.ts';
+export { assertKnownOptions, closestOptionName } from './known-options.ts';
 export type { LoadSheddingOptions, SecurityOptions } from './security-options.ts';
 export {
   type AssertSecureConfigOptions,

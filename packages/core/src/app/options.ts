@@ -1,6 +1,7 @@
 import { assertSecurityScheme, type SecurityScheme } from '../auth/schemes.ts';
 import type { Logger, LogLevel } from '../logger/index.ts';
 import type { HookInput } from '../types/index.ts';
+import { assertKnownOptions } from './known-options.ts';
 import { AppOptionsError } from './option-error.ts';
 import {
   type ResolvedSecurityOptions,
@@ -56,6 +57,41 @@ export interface AppOptions extends SecurityOptions {
    */
   securitySchemes?: Readonly<Record<string, SecurityScheme>>;
 }
+
+// One entry per option: the compiler refuses a missing or an extra one, so the list cannot drift.
+const APP_OPTION_KEYS: Readonly<Record<keyof AppOptions, true>> = {
+  title: true,
+  version: true,
+  description: true,
+  bodyLimitBytes: true,
+  allowedContentTypes: true,
+  requestTimeoutMs: true,
+  requestTimeoutStatus: true,
+  maxHeaderCount: true,
+  multipart: true,
+  production: true,
+  env: true,
+  logger: true,
+  disconnectStatusCode: true,
+  validateResponses: true,
+  hooks: true,
+  securitySchemes: true,
+  secureDefaults: true,
+  acknowledgeInsecureDefaults: true,
+  preset: true,
+  stripServerHeaders: true,
+  secureHeaders: true,
+  corsCrossOriginGuard: true,
+  csrf: true,
+  trustProxy: true,
+  behindProxy: true,
+  crashOnUnhandledRejection: true,
+  loadShedding: true,
+  mockMode: true,
+};
+
+/** The names of the core App options; an App subclass adds its own (`static optionNames`). */
+export const APP_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(APP_OPTION_KEYS));
 
 /** Options after validation, with every default filled in. */
 export interface ResolvedAppOptions {
@@ -139,10 +175,17 @@ function resolveSecuritySchemes(
   return Object.freeze(resolved);
 }
 
-/** Validates the options, fills defaults and freezes the result. */
-export function resolveAppOptions(options: AppOptions = {}): ResolvedAppOptions {
+/**
+ * Validates the options, fills defaults and freezes the result. A key outside `optionNames` is refused
+ * with the closest known name (JavaScript callers would otherwise see a typo silently ignored).
+ */
+export function resolveAppOptions(
+  options: AppOptions = {},
+  optionNames: readonly string[] = APP_OPTION_NAMES,
+): ResolvedAppOptions {
   if (typeof options !== 'object' || options === null)
     throw new AppOptionsError('options', 'must be an object');
+  assertKnownOptions(options, optionNames, (key, problem) => new AppOptionsError(key, problem));
   const fromNodeEnv = nodeEnv();
   const env =
     options.env ?? (fromNodeEnv === 'production' || fromNodeEnv === 'test' ? fromNodeEnv : 'development');
