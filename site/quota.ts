@@ -40,14 +40,33 @@ export function sharedQuotaStore(options: SharedQuotaOptions): SharedQuota {
   // No offline queue: while the connection is down a command fails at once instead of waiting for
   // the deadline and running late (a late INCR would count a request twice). Bun reconnects by itself.
   const raw = new RedisClient(options.url, { connectionTimeout: 2_000, enableOfflineQueue: false });
+  const timeoutMs = options.timeoutMs ?? 250;
+  // A connection being made: a hit waits for it (up to the deadline) rather than fail at once.
+  let connecting: Promise<void> | undefined;
   const connect = (): void => {
-    raw.connect().catch(() => {});
+    const attempt = raw.connect().then(
+      () => undefined,
+      () => undefined,
+    );
+    connecting = attempt;
+    void attempt.then(() => {
+      if (connecting === attempt) connecting = undefined;
+    });
   };
   connect();
+  const connected = async (): Promise<void> => {
+    if (connecting === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      connecting,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  };
   const shared = redisRateLimitStore({
     client: bunRedisClient(raw),
     prefix: SITE_QUOTA_PREFIX,
-    timeoutMs: options.timeoutMs ?? 250,
+    timeoutMs,
   });
   const local = memoryRateLimitStore();
   const retryMs = options.retryMs ?? 2_000;
@@ -55,6 +74,7 @@ export function sharedQuotaStore(options: SharedQuotaOptions): SharedQuota {
   const store: RateLimitStore = {
     async hit(key: string, windowMs: number): Promise<RateLimitHit> {
       if (Date.now() >= localUntil) {
+        await connected();
         try {
           const hit = await shared.hit(key, windowMs);
           if (localUntil !== 0) {
