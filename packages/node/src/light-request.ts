@@ -19,6 +19,8 @@ import type { RequestContent } from './request.ts';
 export interface LightBody {
   /** Builds the body stream and its direct whole read; called at most once, on first need. */
   content(): RequestContent;
+  /** Reads all the content at once without making a stream; only while `content` was never called. */
+  whole?(): Promise<Uint8Array>;
 }
 
 const decoder = new TextDecoder();
@@ -90,18 +92,20 @@ export class NodeLightRequest {
   [REAL_REQUEST](): Request {
     let real = this.#real;
     if (real === undefined) {
-      const content = this.#contentOf();
+      // A body read whole already made no stream, and none is made for it now.
+      const content = this.#used ? undefined : this.#contentOf();
       const init: RequestInit & { duplex?: 'half' } = {
         method: this.method,
         headers: this.headers,
         signal: this.signal,
       };
-      if (content !== undefined) {
+      if (this.#body !== undefined) {
         // Read already (the pipeline took it whole): the real Request's body is used up as well, so it
         // reads as a Request whose body was consumed, never as one without a body.
-        init.body = this.#used
-          ? new ReadableStream({ start: (controller) => controller.close() })
-          : content.stream;
+        init.body =
+          content === undefined
+            ? new ReadableStream({ start: (controller) => controller.close() })
+            : content.stream;
         // A streamed request body needs `duplex: 'half'` (Fetch standard, RequestInit.duplex).
         init.duplex = 'half';
       }
@@ -144,6 +148,11 @@ export class NodeLightRequest {
   bytes(): Promise<Uint8Array<ArrayBuffer>> {
     if (this.#real === undefined) {
       if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+      const whole = this.#content === undefined ? this.#body?.whole : undefined;
+      if (whole !== undefined) {
+        this.#used = true;
+        return whole() as Promise<Uint8Array<ArrayBuffer>>;
+      }
       const content = this.#contentOf();
       if (content === undefined) {
         this.#used = true;

@@ -223,7 +223,7 @@ export function requestContent(req: IncomingMessage, sendContinue?: () => void):
 }
 
 /** Collects the rest of a request's content into one fresh Uint8Array. */
-function readWhole(req: IncomingMessage): Promise<Uint8Array> {
+export function readWhole(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -382,7 +382,15 @@ export function toNodeRequest(
     body =
       limit !== undefined && declaresMoreThan(contentLength, limit)
         ? { content: () => ({ stream: refusedBody(limit), readAll: () => undefined }) }
-        : { content: () => requestContent(req, sendContinue) };
+        : {
+            content: () => requestContent(req, sendContinue),
+            // The whole content straight off the socket, no stream made (the pipeline's usual read);
+            // the client is invited to send it now (RFC 9110 §10.1.1).
+            whole: () => {
+              sendContinue?.();
+              return readWhole(req);
+            },
+          };
   }
 
   let url: string | undefined;
