@@ -1,0 +1,285 @@
+/**
+ * create-charter from its packed tarball, as a person runs it: `bunx create-charter` for the bun
+ * template, `npm exec create-charter` under Node 24 for the node template, each given the packed charter
+ * tarball (`--charter file:...`). Then, in the new project: install (offline: the tarball has no
+ * dependencies; zod and the runtimes' type packages are linked from this repository), the template's own
+ * test script (`charter check`, then `bun test` / `node --test`), a strict type-check, and the server
+ * started and asked for a route. Needs `bun run build` first and Node 24 (NODE24_PATH).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { packAll, ROOT } from '../../scripts/pack.ts';
+
+const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
+const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
+const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
+const NODE24_ENV = { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ''}` };
+
+interface Ran {
+  code: number;
+  out: string;
+}
+
+async function run(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, out: `${stdout}${stderr}` };
+}
+
+function linkFromRepo(project: string, name: string): void {
+  const target = join(project, 'node_modules', name);
+  mkdirSync(dirname(target), { recursive: true });
+  rmSync(target, { recursive: true, force: true });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), target, 'dir');
+}
+
+/**
+ * What `bun install` / `npm install` would fetch from the registry is linked from this repository
+ * instead: the manifest keeps only charter (the tarball) for the install, then gets its dependencies back.
+ */
+async function installOffline(
+  project: string,
+  install: string[],
+  env: Record<string, string>,
+  types: string,
+): Promise<void> {
+  const path = join(project, 'package.json');
+  const original = readFileSync(path, 'utf8');
+  const manifest = JSON.parse(original) as {
+    dependencies: Record<string, string>;
+    devDependencies?: unknown;
+  };
+  const offline = {
+    ...manifest,
+    dependencies: { charter: manifest.dependencies.charter },
+    devDependencies: {},
+  };
+  writeFileSync(path, JSON.stringify(offline));
+  const installed = await run(install, project, env);
+  writeFileSync(path, original);
+  if (installed.code !== 0) throw new Error(`${install.join(' ')} failed:\n${installed.out}`);
+  for (const name of ['zod', types]) linkFromRepo(project, name);
+}
+
+/** Starts `cmd`, waits for the line with its URL, requests a route, stops it. */
+async function startAndRequest(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Response> {
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  try {
+    const reader = proc.stdout.getReader();
+    const decoder = new TextDecoder();
+    let output = '';
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) return await fetch(`${match[1]}/hello/world`);
+      const { value, done } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value, { stream: true });
+    }
+    throw new Error(`${cmd.join(' ')} printed no URL:\n${output}`);
+  } finally {
+    proc.kill();
+    await proc.exited;
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'create-charter-test-'));
+let tarballs: { charter: string; createCharter: string };
+
+beforeAll(async () => {
+  tarballs = await packAll(false, join(work, 'tarballs'));
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('bunx create-charter <folder> (bun template)', () => {
+  const project = join(work, 'bun-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    created = await run(
+      [
+        process.execPath,
+        'x',
+        '--package',
+        `file:${tarballs.createCharter}`,
+        'create-charter',
+        'bun-demo',
+        '--charter',
+        `file:${tarballs.charter}`,
+      ],
+      work,
+    );
+    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
+  }, 120_000);
+
+  test('creates the project and prints the next commands', () => {
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('Created bun-demo from the bun template');
+    expect(created.out).toContain('cd bun-demo');
+    for (const file of [
+      '.gitignore',
+      'Dockerfile',
+      'README.md',
+      'tsconfig.json',
+      'src/app.ts',
+      'src/server.ts',
+      'test/app.test.ts',
+    ]) {
+      expect(existsSync(join(project, file))).toBe(true);
+    }
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toContain('bun run test');
+  });
+
+  test('its test script runs charter check, then bun test, and passes', async () => {
+    const result = await run([process.execPath, 'run', 'test'], project);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toContain('3 pass');
+    expect(result.out).toContain('0 fail');
+    expect(result.code).toBe(0);
+  });
+
+  test('bun test alone passes too (the command the issue names)', async () => {
+    const result = await run([process.execPath, 'test'], project);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('3 pass');
+  });
+
+  test('it type-checks strictly with its own tsconfig', async () => {
+    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(result.out).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  test('bun src/server.ts serves the app', async () => {
+    const response = await startAndRequest([process.execPath, 'src/server.ts'], project);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: 'Hello, world!' });
+  });
+});
+
+describe('npm exec create-charter <folder> --template node (Node 24)', () => {
+  const project = join(work, 'node-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    if (!existsSync(NODE24)) throw new Error(`Node 24 is needed at ${NODE24} (set NODE24_PATH)`);
+    created = await run(
+      [
+        NODE24,
+        NPM_CLI,
+        'exec',
+        '--offline',
+        '--yes',
+        '--package',
+        tarballs.createCharter,
+        '--',
+        'create-charter',
+        'node-demo',
+        '--template',
+        'node',
+        '--charter',
+        `file:${tarballs.charter}`,
+      ],
+      work,
+      NODE24_ENV,
+    );
+    if (created.code === 0) {
+      await installOffline(
+        project,
+        [NODE24, NPM_CLI, 'install', '--offline', '--no-audit', '--no-fund'],
+        NODE24_ENV,
+        '@types/node',
+      );
+    }
+  }, 120_000);
+
+  test('creates the project and prints the npm commands', () => {
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('Created node-demo from the node template');
+    expect(created.out).toContain('npm test');
+    expect(existsSync(join(project, 'Dockerfile'))).toBe(true);
+  });
+
+  test('npm test runs charter check, then node --test, and passes', async () => {
+    const result = await run([NODE24, NPM_CLI, 'test'], project, NODE24_ENV);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toMatch(/\bpass 3\b/);
+    expect(result.out).toMatch(/\bfail 0\b/);
+    expect(result.code).toBe(0);
+  });
+
+  test('it type-checks strictly with its own tsconfig (NodeNext)', async () => {
+    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(result.out).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  test('node src/server.ts serves the app under Node 24', async () => {
+    const response = await startAndRequest([NODE24, 'src/server.ts'], project);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: 'Hello, world!' });
+  });
+});
+
+describe('the packed bin refuses', () => {
+  const bin = async (args: string[]): Promise<Ran> => {
+    const dir = join(work, 'bin');
+    if (!existsSync(dir)) {
+      mkdirSync(dir);
+      await run(['tar', 'xzf', tarballs.createCharter, '-C', dir], work);
+    }
+    return run([NODE24, join(dir, 'package', 'dist', 'create-charter.js'), ...args], work);
+  };
+
+  test('an existing non-empty folder, a bad name, a path outside, an unknown template', async () => {
+    mkdirSync(join(work, 'taken'));
+    writeFileSync(join(work, 'taken', 'file'), 'x');
+    const taken = await bin(['taken']);
+    expect(taken.code).toBe(1);
+    expect(taken.out).toContain('taken exists and is not empty');
+    const bad = await bin(['Not_A Name']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('cannot be a package name');
+    const escape = await bin(['../outside']);
+    expect(escape.code).toBe(1);
+    expect(escape.out).toContain('outside the current directory');
+    const unknown = await bin(['x', '--template', 'rails']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain('Unknown template "rails"');
+    expect(existsSync(join(work, 'x'))).toBe(false);
+  });
+
+  test('--help says which templates exist', async () => {
+    const help = await bin(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('serves with charter/bun');
+    expect(help.out).toContain('serves with charter/node');
+  });
+});
