@@ -6,10 +6,11 @@
  * workers are bundled with Bun.build from the built package (`bun run build` first).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { App } from 'charter';
+import { App, clientIp } from 'charter';
 import { toWorker, workerContext, workerEnv } from 'charter/cloudflare';
 import { describeBehaviour } from './behaviour/bun.ts';
 import { bundleWorker, COMPATIBILITY_DATE, Miniflare } from './behaviour/runtimes/cloudflare.ts';
+import { rawHandshake } from './behaviour/runtimes/raw-handshake.ts';
 
 let mf: Miniflare | undefined;
 let origin = '';
@@ -146,6 +147,17 @@ describe('charter/cloudflare on workerd', () => {
     expect(await closed).toEqual({ code: 1000, reason: 'bye' });
   });
 
+  test('the 101 carries the accept key, the chosen subprotocol and the headers the App set', async () => {
+    const { status, headers } = await rawHandshake(origin, '/ws', 'other.v9, echo.v1');
+    expect(status).toBe(101);
+    // RFC 6455 §4.2.2 (the key of §1.3's example) and the one subprotocol the route speaks.
+    expect(headers.get('sec-websocket-accept')).toBe('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+    expect(headers.get('sec-websocket-protocol')).toBe('echo.v1');
+    expect(headers.get('upgrade')?.toLowerCase()).toBe('websocket');
+    // The App's secure headers travel on the acceptance.
+    expect(headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   test("a message over the route's maxPayloadLength closes with 1009", async () => {
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws`, ['echo.v1']);
     const closed = new Promise<number>((resolve) => {
@@ -187,6 +199,27 @@ describe('charter/cloudflare platform accessors', () => {
     );
     expect(res.status).toBe(204);
     expect(seen).toEqual({ env: 'a', ctx: context });
+  });
+
+  test('CF-Connecting-IP becomes the peer under any posture that admits a proxy, never without one', async () => {
+    const context = { waitUntil() {}, passThroughOnException() {} };
+    const seen = async (options: ConstructorParameters<typeof App>[0]) => {
+      const app = new App({ logger: false, ...options });
+      let address: string | undefined = 'not called';
+      app.get('/ip', { responses: { 204: {} } }, (ctx) => {
+        address = clientIp(ctx.request);
+        return { status: 204 };
+      });
+      const request = new Request('http://w.example/ip', { headers: { 'cf-connecting-ip': '198.51.100.7' } });
+      expect((await toWorker(app).fetch(request, {}, context)).status).toBe(204);
+      return address;
+    };
+    expect(await seen({ behindProxy: { hops: 1 } })).toBe('198.51.100.7');
+    expect(await seen({ behindProxy: { cidrs: ['10.0.0.0/8'] } })).toBe('198.51.100.7');
+    expect(await seen({ trustProxy: true })).toBe('198.51.100.7');
+    expect(await seen({ behindProxy: 'none' })).toBeUndefined();
+    expect(await seen({ trustProxy: false })).toBeUndefined();
+    expect(await seen({ production: false })).toBeUndefined();
   });
 
   test('they throw, saying why, for a request that did not come through toWorker', () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { describeBehaviour } from './behaviour/bun.ts';
 import type { BehaviourTarget } from './behaviour/checks.ts';
 import { type DenoSandbox, denoSandbox, spawnDeno } from './behaviour/runtimes/deno.ts';
+import { rawHandshake } from './behaviour/runtimes/raw-handshake.ts';
 import { readLines } from '../support/lines.ts';
 
 const START_TIMEOUT_MS = 30_000;
@@ -120,6 +121,17 @@ describe('charter/deno on Deno', () => {
     expect(await reply).toBe('bytes: 3');
     ws.send('bye');
     expect(await closed).toEqual({ code: 1000, reason: 'bye' });
+  });
+
+  test('the 101 carries the accept key, the chosen subprotocol and the headers the App set', async () => {
+    const { status, headers } = await rawHandshake(running().url, '/ws', 'other.v9, echo.v1');
+    expect(status).toBe(101);
+    // RFC 6455 §4.2.2 (the key of §1.3's example) and the one subprotocol the route speaks.
+    expect(headers.get('sec-websocket-accept')).toBe('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+    expect(headers.get('sec-websocket-protocol')).toBe('echo.v1');
+    expect(headers.get('upgrade')?.toLowerCase()).toBe('websocket');
+    // The App's secure headers travel on the acceptance.
+    expect(headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   test("a message over the route's maxPayloadLength closes with 1009", async () => {
