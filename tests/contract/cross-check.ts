@@ -74,7 +74,11 @@ export async function crossChecker(document: Record<string, unknown>) {
   const validatorFor = (schema: unknown) => {
     let fn = compiled.get(schema);
     if (fn === undefined) {
-      fn = OpenAPIValidator.compileSchema(ajv, schema as never) as unknown as (value: unknown) => boolean;
+      // Its own compile step (circular references included), private in its types only.
+      const validator = OpenAPIValidator as unknown as {
+        compileSchema(ajv: unknown, schema: unknown): (value: unknown) => boolean;
+      };
+      fn = validator.compileSchema(ajv, schema);
       compiled.set(schema, fn);
     }
     return fn;
