@@ -132,6 +132,54 @@ describe('toLambdaStreamHandler', () => {
     expect(call.writes.length).toBe(writes);
   });
 
+  test('a client that leaves before the answer is ready gets nothing written, and the invocation ends', async () => {
+    const handler = toLambdaStreamHandler(lambdaTestApp());
+    const call = invokeStreaming(handler, await event('/slow'));
+    await Bun.sleep(50);
+    call.disconnect(); // the route waits on ctx.request.signal, which this aborts
+    await call.done;
+    expect(call.metadata()).toBeUndefined();
+    expect(call.writes).toEqual([]);
+  });
+
+  test('a body that fails mid-stream ends the stream in error and fails the invocation, logged', async () => {
+    const errors: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message: string) => void errors.push(message),
+    };
+    const app = new App({ logger, behindProxy: 'none' });
+    app.get(
+      '/breaks',
+      { responses: { 200: { contentType: 'text/plain' } }, acknowledgeNoResponseBodySchema: true },
+      () => {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) throw new Error('the source broke');
+            sent = true;
+            controller.enqueue(new TextEncoder().encode('part one'));
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      },
+    );
+    const call = invokeStreaming(toLambdaStreamHandler(app), await event('/breaks'));
+    const outcome = call.done.then(
+      () => 'completed',
+      (error: Error) => error.message,
+    );
+    const response = await call.response;
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('part one');
+    await expect(reader.read()).rejects.toThrow('the source broke');
+    expect(await outcome).toBe('the source broke');
+    expect(errors).toContain('The response body failed while streaming');
+  });
+
   test('a body over the limit is a 413 problem through the stream too', async () => {
     const handler = toLambdaStreamHandler(lambdaTestApp());
     const init = {

@@ -69,6 +69,8 @@ function runtimeGlobal(): AwsLambdaGlobal {
 
 /** Waits until the stream takes more (`drain`) or is gone (`close`). */
 function drained(stream: LambdaResponseStream): Promise<void> {
+  // A stream already destroyed will not emit `close` again.
+  if (stream.destroyed === true) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       stream.removeListener('drain', done);
@@ -139,6 +141,12 @@ export function toLambdaStreamHandler(app: App, options?: LambdaHandlerOptions):
       basePath,
       controller.signal,
     );
+    if (controller.signal.aborted) {
+      // The client left while the App worked: nobody will read this answer.
+      finished = true;
+      response.body?.cancel(controller.signal.reason).catch(() => {});
+      return;
+    }
     const { fields, cookies } = responseFields(response);
     const statusCode = response.status;
     const metadata: LambdaStreamMetadata =
