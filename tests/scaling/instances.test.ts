@@ -152,6 +152,22 @@ describe('two instances, one Redis', () => {
     expect(misuse.status).toBe(422);
   });
 
+  test('the same key sent at once to A and B runs once: the other gets 409 while it runs, then the replay', async () => {
+    const key = crypto.randomUUID();
+    const [runsA, runsB] = [await runs(a), await runs(b)];
+    const [onA, onB] = await Promise.all([order(a, key, 'slow'), order(b, key, 'slow')]);
+    const statuses = [onA.status, onB.status].sort();
+    expect(statuses).toEqual([201, 409]);
+    const busy = onA.status === 409 ? onA : onB;
+    expect(busy.headers.get('content-type')).toBe('application/problem+json');
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect((await runs(a)) + (await runs(b))).toBe(runsA + runsB + 1);
+    const winner = (await (onA.status === 201 ? onA : onB).json()) as Json;
+    const replay = await order(onA.status === 409 ? a : b, key, 'slow');
+    expect(replay.status).toBe(201);
+    expect(await replay.json()).toEqual(winner);
+  });
+
   test('an A2A task created on A continues on B', async () => {
     const created = await rpc(a, 'SendMessage', { message: userMessage('pizza') });
     const task = created.result.task;
@@ -181,7 +197,7 @@ describe('two instances, one Redis', () => {
     expect(stored.result.history).toHaveLength(3);
   });
 
-  test('a WebSocket message published on A reaches a client connected to B (and one on A)', async () => {
+  test('a WebSocket message published on A reaches a client connected to B (and one on A), and back', async () => {
     const onB = await listen(b, 'lobby');
     await onB.next((m) => m.joined === 'lobby');
     const onA = await listen(a, 'lobby');
@@ -189,6 +205,10 @@ describe('two instances, one Redis', () => {
     onA.socket.send(JSON.stringify({ say: 'hello from A' }));
     expect(await onB.next((m) => m.say !== undefined)).toEqual({ say: 'hello from A' });
     expect(await onA.next((m) => m.say !== undefined)).toEqual({ say: 'hello from A' });
+    // And back, from the node-redis instance to the Bun one.
+    onB.socket.send(JSON.stringify({ say: 'hello from B' }));
+    expect(await onA.next((m) => m.say === 'hello from B')).toEqual({ say: 'hello from B' });
+    expect(await onB.next((m) => m.say === 'hello from B')).toEqual({ say: 'hello from B' });
     onA.socket.close();
     onB.socket.close();
   });

@@ -86,8 +86,9 @@ app.post(
     request: { body: type({ item: 'string' }) },
     responses: { 201: { body: type({ id: 'string', item: 'string', instance: 'string' }) } },
   },
-  (ctx) => {
+  async (ctx) => {
     orders++;
+    if (ctx.body.item === 'slow') await Bun.sleep(1_000);
     return { status: 201, body: { id: crypto.randomUUID(), item: ctx.body.item, instance: name } };
   },
 );
