@@ -6,7 +6,8 @@
  *   `#fragment`); a refused link renders its text alone, a refused image its alt text;
  * - external links (`http:`, `https:`, `//host`) get `rel="noopener"`;
  * - headings get unique ids and a self-link; `h2`/`h3` are listed for the table of contents;
- * - code blocks are highlighted at build time by `highlight`.
+ * - code blocks are highlighted at build time by `highlight`, wrapped in `.code-block` (where the
+ *   page script adds its Copy button), and ` ```ts {3-4,7} ` marks lines 3, 4 and 7 of the block.
  */
 import { Marked, type MarkedToken, type Token, type Tokens } from 'marked';
 import type { PageHeading } from './types.ts';

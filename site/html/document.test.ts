@@ -7,6 +7,7 @@ import {
   PAGE_CSP,
   renderNotFoundDocument,
   renderPageDocument,
+  searchWords,
   wantedPagePath,
 } from './document.ts';
 import { PACKAGE_VERSION, REPOSITORY_URL, repositoryUrlOf } from './project.ts';
@@ -274,7 +275,14 @@ describe('the HTML 404 page', () => {
       '<ul class="closest-pages">\n<li><a href="/docs/jwt">JSON Web Tokens</a>: About JSON Web Tokens.</li>',
     );
     expect(list.match(/<li>/g)!.length).toBeLessThanOrEqual(5);
-    expect(html).toContain('<a href="/search">Search the documentation</a>');
+    expect(html).toContain('<a href="/search?q=jwtt">Search the documentation for <q>jwtt</q></a>');
+  });
+
+  test('offers to search for the words of the missing path, escaped', () => {
+    expect(searchWords('/docs/rate-limit.md')).toBe('rate limit');
+    const html = renderNotFoundDocument(site, { origin: ORIGIN, path: '/docs/<b>x"y' });
+    expect(html).toContain('href="/search?q=%3Cb%3Ex%22y"');
+    expect(html).toContain('<q>&lt;b&gt;x&quot;y</q>');
   });
 
   test('reads the page path out of .md and /md/ URLs', () => {

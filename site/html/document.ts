@@ -98,6 +98,16 @@ export function wantedPagePath(requested: string): string {
   return path === '' ? 'index' : path;
 }
 
+/** The words of a path worth searching for: its last segment, `-`, `_` and `.md` read as spaces. */
+export function searchWords(path: string): string {
+  const last = wantedPagePath(path).split('/').at(-1) ?? '';
+  return last
+    .replace(/\.md$/, '')
+    .replace(/[-_.]+/g, ' ')
+    .trim()
+    .slice(0, 100);
+}
+
 /**
  * The HTML 404 document: says what was not found, lists the pages whose path is closest (as the
  * Markdown 404 does), links home, the search and the Markdown index, keeps the navigation.
@@ -121,7 +131,7 @@ ${near.map((page) => `<li><a href="${escapeHtml(page.url)}">${escapeHtml(page.ti
 <p>There is no page at <code>${escapeHtml(shown)}</code>.</p>
 ${closest}<h2 id="start-here">Start here</h2>
 <ul>
-<li><a href="/search">Search the documentation</a></li>
+<li><a href="/search?q=${encodeURIComponent(searchWords(options.path))}">Search the documentation for <q>${escapeHtml(searchWords(options.path))}</q></a></li>
 <li><a href="/">Go to the home page</a></li>
 <li><a href="/md/index">Read the home page as Markdown</a></li>
 <li><a href="/llms.txt">Read the index for agents (llms.txt)</a></li>
