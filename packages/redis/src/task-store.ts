@@ -66,10 +66,11 @@ function parseTask(text: unknown): A2aTask {
 
 /**
  * A task store in Redis. A task is the hash `<prefix>task:<id>` (fields `o`, its owner, `t`, its
- * JSON, and `s`, `ts`, `c`: its state, status timestamp and contextId, for ListTasks), expiring `ttlMs` after its last write; each owner has a sorted set `<prefix>owner:<owner>`
- * of its task ids by write time (Redis's clock, so the instances' clocks need not agree), which
- * ListTasks reads and which bounds the owner to `maxTasksPerOwner`. Every write is one script; a
- * task is never written over another owner's.
+ * JSON, and `s`, `ts`, `c`: its state, status timestamp and contextId, for ListTasks), expiring
+ * `ttlMs` after its last write; each owner has a sorted set `<prefix>owner:<owner>` of its task ids
+ * by write time (Redis's clock, so the instances' clocks need not agree), which ListTasks reads and
+ * which bounds the owner to `maxTasksPerOwner`. Every write is one script; a task is never written
+ * over another owner's.
  *
  * @example
  * createA2aHandler({ card, onMessage, taskStore: redisTaskStore({ client }), taskOwner: (host) => host.state?.user?.sub });
