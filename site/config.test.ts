@@ -16,7 +16,9 @@ describe('siteConfigFromEnv', () => {
   });
 
   test('REDIS_URL: a redis:// or rediss:// URL; blank is unset; anything else is refused without echoing it', () => {
-    expect(siteConfigFromEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(siteConfigFromEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe(
+      'redis://127.0.0.1:6379',
+    );
     expect(siteConfigFromEnv({ REDIS_URL: ' rediss://:pw@cache.internal:6380/2 ' }).redisUrl).toBe(
       'rediss://:pw@cache.internal:6380/2',
     );
