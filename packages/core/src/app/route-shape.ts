@@ -53,3 +53,18 @@ export function assertCallbacks(where: string, callbacks: CallbackMap | undefine
     }
   }
 }
+
+/**
+ * The second argument of `app.get(path, definition, handler)` and the other shorthands: a definition
+ * object. A handler passed in its place (`app.get('/x', (ctx) => ...)`, as in Express or Hono) would
+ * otherwise surface as "handler must be a function", which points at the wrong argument.
+ */
+export function assertShorthandContract(method: string, path: unknown, contract: unknown): void {
+  if (typeof contract === 'object' && contract !== null && !Array.isArray(contract)) return;
+  const head = `app.${method.toLowerCase()}(${JSON.stringify(String(path)).slice(0, 100)}`;
+  const got = typeof contract === 'function' ? 'a function' : contract === null ? 'null' : typeof contract;
+  throw new TypeError(
+    `${head}, ...): the second argument must be the route definition, an object, but got ${got}. ` +
+      `Declare the responses, then pass the handler third: ${head}, { responses: { 200: { body: schema } } }, (ctx) => ({ status: 200, body: ... }))`,
+  );
+}

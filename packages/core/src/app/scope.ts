@@ -21,6 +21,7 @@ import type {
   RouteDefinition,
 } from '../types/index.ts';
 import { joinPath, normalisePrefix } from './paths.ts';
+import { assertShorthandContract } from './route-shape.ts';
 import { type Plugin, pluginName, type ScopeOptions } from './plugins.ts';
 import type { Registry } from './registry.ts';
 import type { CloseListener, ShutdownListener } from './lifecycle.ts';
@@ -163,8 +164,10 @@ export class Scope {
   }
 
   #shorthand<M extends HttpMethod>(method: M): Shorthand<M> {
-    return ((path: string, contract: RouteContract, handler: AnyRouteDefinition['handler']) =>
-      this.route({ ...contract, method, path, handler } as AnyRouteDefinition)) as unknown as Shorthand<M>;
+    return ((path: string, contract: RouteContract, handler: AnyRouteDefinition['handler']) => {
+      assertShorthandContract(method, path, contract);
+      return this.route({ ...contract, method, path, handler } as AnyRouteDefinition);
+    }) as unknown as Shorthand<M>;
   }
 
   readonly get: Shorthand<'GET'> = this.#shorthand('GET');

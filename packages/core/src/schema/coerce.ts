@@ -13,8 +13,8 @@ export type CoercionPlan = ReadonlyMap<string, Coercion>;
 
 // Linear-time (no nested quantifiers): an optional sign, digits, optional fraction and exponent.
 const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-// Where only an integer is acceptable, only integer notation converts: `1e2` and `5.0` stay text and
-// fail the schema, rather than being read as 100 and 5.
+// Where only an integer is acceptable, only integer notation converts to an accepted value: `1e2` and
+// `5.0` stay text and fail the schema, rather than being read as 100 and 5.
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
 export function planCoercion(schema: AnySchema): CoercionPlan | undefined {
@@ -76,7 +76,13 @@ function convert(value: unknown, coercion: Coercion | undefined): unknown {
   }
   if (typeof value !== 'string') return value;
   if (coercion === 'number') return NUMERIC.test(value) ? Number(value) : value;
-  if (coercion === 'integer') return INTEGER.test(value) ? Number(value) : value;
+  if (coercion === 'integer') {
+    if (INTEGER.test(value)) return Number(value);
+    // A number that is not whole converts, so the refusal says "must be an integer" (`1.5` is a
+    // number, just not an integer) rather than "must be a number (was a string)".
+    if (NUMERIC.test(value) && !Number.isInteger(Number(value))) return Number(value);
+    return value;
+  }
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   return value;
