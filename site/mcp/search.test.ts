@@ -211,6 +211,18 @@ describe('createSearchIndex options and complete words', () => {
     expect(small.search('rate limi').results.map((result) => result.path)).toContain('docs/a');
   });
 
+  test('a page titled with exactly the query words comes before pages that say them more often', () => {
+    const small = createSearchIndex([
+      make('docs/deploy-a', 'Deploy: Vercel', 'deploy deploy deploy on vercel, deploy it'),
+      make('docs/deploy', 'Deploy', 'where to deploy'),
+      make('docs/deploy-b', 'Deploy: Deno', 'deploy deploy deploy on deno, deploy it'),
+    ]);
+    expect(small.search('deploy').results[0]?.path).toBe('docs/deploy');
+    expect(small.search('how do I deploy').results[0]?.path).toBe('docs/deploy');
+    // Another query: no page is favoured.
+    expect(small.search('deploy vercel').results[0]?.path).toBe('docs/deploy-a');
+  });
+
   test("pageWeight scales a page's score, and must be a positive number", () => {
     const pages = [make('docs/a', 'Tokens', 'token token'), make('reference/a', 'Tokens', 'token token')];
     const plain = createSearchIndex(pages).search('token').results;

@@ -97,6 +97,20 @@ export interface SearchResponse {
   readonly matchedAllTerms: boolean;
 }
 
+/**
+ * A page whose title is the query (the same words, stop words aside: "Deploy", "typed client") scores
+ * this many times more: BM25F saturates each word, so otherwise "deploy" found four pages titled
+ * "Deploy: <runtime>" before the one titled "Deploy" (issue 23).
+ */
+const EXACT_TITLE_WEIGHT = 2;
+
+/** The words of a query or a title, as compared for an exact title match. */
+function titleKey(text: string): string {
+  const all = queryWords(capQuery(text), MAX_QUERY_WORDS);
+  const content = all.filter((word) => !STOP_WORDS.has(word.whole));
+  return (content.length > 0 ? content : all).map((word) => word.whole).join(' ');
+}
+
 /** Options of `createSearchIndex`. */
 export interface SearchIndexOptions {
   /**
@@ -211,6 +225,7 @@ export function createSearchIndex(pages: readonly Page[], options: SearchIndexOp
     }
     return weight;
   });
+  const titleKeys = pages.map((page) => titleKey(page.title));
   const indexed: readonly IndexedPage[] = pages.map((page) => {
     const body = collapseWhitespace(page.text);
     const description = collapseWhitespace(page.description);
@@ -318,6 +333,7 @@ export function createSearchIndex(pages: readonly Page[], options: SearchIndexOp
     const words = content.length > 0 ? content : all;
     if (words.length === 0) return { results: [], matchedAllTerms: false };
     const perWord = words.map((word, i) => matchWord(word, i === words.length - 1));
+    const queryKey = words.map((word) => word.whole).join(' ');
     const combine = (requireAll: boolean): Map<number, Match> => {
       const combined = new Map<number, Match>();
       for (const matches of perWord) {
@@ -344,7 +360,10 @@ export function createSearchIndex(pages: readonly Page[], options: SearchIndexOp
       combined = combine(false);
     }
     const ranked = [...combined.entries()]
-      .map(([doc, match]) => ({ doc, match, score: roundScore(match.score * (weights[doc] as number)) }))
+      .map(([doc, match]) => {
+        const exact = titleKeys[doc] === queryKey ? EXACT_TITLE_WEIGHT : 1;
+        return { doc, match, score: roundScore(match.score * exact * (weights[doc] as number)) };
+      })
       .sort((a, b) => {
         if (b.score !== a.score) return b.score - a.score;
         const pathA = (indexed[a.doc] as IndexedPage).page.path;
