@@ -3,7 +3,7 @@
  * evicted per owner, with the compare-and-set (`replaceIf`) that keeps one agent turn per task across
  * instances (A2A 1.0 §5: a task is worked on by one turn at a time).
  */
-import { type A2aTask, type A2aTaskStore, selectTasks } from '@charter/a2a';
+import type { A2aTask, A2aTaskStore } from '@charter/a2a';
 import { safeJsonParse } from '@charter/core';
 import {
   cachedScript,
@@ -156,6 +156,9 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
         if (timestamp !== '') status.timestamp = timestamp;
         summaries.push({ id, contextId, status });
       }
+      // Loaded with the first ListTasks, not with charter/redis: a service using it for rate limits
+      // alone never loads the A2A module (whoever lists tasks has it loaded already).
+      const { selectTasks } = await import('@charter/a2a');
       const page = selectTasks(summaries, query);
       if (page.tasks.length === 0) return page;
       const texts = await runScript(
