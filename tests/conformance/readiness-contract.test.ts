@@ -101,3 +101,25 @@ describe('serve() refuses to start', () => {
     });
   }
 });
+
+describe('an app never made ready, with an async plugin pending', () => {
+  test('the first request makes it ready: it answers 500 naming the route, and logs why', async () => {
+    const errors: string[] = [];
+    const log = () => {};
+    const app = new App({
+      openapi: true,
+      logger: { debug: log, info: log, warn: log, error: (message: string) => errors.push(message) },
+    });
+    app.register(async (scope) => {
+      scope.get('/d', { responses: { 200: { body: z.object({ at: z.date() }) } } }, () => ({
+        status: 200,
+        body: { at: new Date(0) },
+      }));
+    });
+    const response = await app.request('/d');
+    expect(response.status).toBe(500);
+    const problem = (await response.json()) as { detail: string };
+    expect(problem.detail).toStartWith(`The app could not become ready: ${NO_JSON_SCHEMA}`);
+    expect(errors).toContain('The app could not become ready; it answers 500 until it is fixed');
+  });
+});

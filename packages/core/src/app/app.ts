@@ -146,7 +146,8 @@ export class App extends Scope {
         (error: unknown) => {
           if (this.#installError === undefined) {
             this.#installError = error;
-            this.logger.error('A plugin failed to install; the app answers 500 until it is fixed', { error });
+            // A plugin that failed to install, or a subclass's readiness check (the OpenAPI document).
+            this.logger.error('The app could not become ready; it answers 500 until it is fixed', { error });
           }
           return this.#installFailed();
         },
@@ -366,7 +367,7 @@ export class App extends Scope {
   #installFailed(): Response {
     return renderError(
       new InternalError({
-        detail: `A plugin failed to install: ${(this.#installError as Error)?.message ?? 'unknown'}`,
+        detail: `The app could not become ready: ${(this.#installError as Error)?.message ?? 'unknown'}`,
       }),
       this.options.production,
     ).response;
