@@ -254,6 +254,9 @@ describe('runContractTests fuzz mode: determinism and options', () => {
       /fuzz.document/,
     );
     await expect(runContractTests(app, { fuzz: { strict: 'yes' as never } })).rejects.toThrow(/fuzz.strict/);
+    await expect(runContractTests(app, { fuzz: { seeds: 3 } as never })).rejects.toThrow(
+      /fuzz.seeds is not an option \(options: seed, requestsPerRoute/,
+    );
   });
 
   test('an app without a mounted document is told to mount it or pass one', async () => {

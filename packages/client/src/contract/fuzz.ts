@@ -84,11 +84,29 @@ function integer(name: string, value: unknown, fallback: number, min: number, ma
   return value;
 }
 
+const FUZZ_OPTION_NAMES: readonly string[] = [
+  'seed',
+  'requestsPerRoute',
+  'strict',
+  'document',
+  'origin',
+  'headers',
+  'answerTimeoutMs',
+  'observe',
+];
+
 /** Validates the `fuzz` option (true for the defaults); throws a TypeError naming the bad member. */
 export function resolveFuzzOptions(options: true | ContractFuzzOptions): ResolvedFuzzOptions {
   const o: ContractFuzzOptions = options === true ? {} : options;
   if (typeof o !== 'object' || o === null)
     throw new TypeError('runContractTests option fuzz must be true or an object');
+  for (const key of Object.keys(o)) {
+    if (!FUZZ_OPTION_NAMES.includes(key)) {
+      throw new TypeError(
+        `runContractTests option fuzz.${key} is not an option (options: ${FUZZ_OPTION_NAMES.join(', ')})`,
+      );
+    }
+  }
   if (o.strict !== undefined && typeof o.strict !== 'boolean') {
     throw new TypeError('runContractTests option fuzz.strict must be a boolean');
   }
