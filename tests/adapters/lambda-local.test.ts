@@ -5,6 +5,8 @@
  * the built package); this file checks what it reports.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BehaviourResult } from './behaviour/checks.ts';
 import { behaviourChecks } from './behaviour/checks.ts';
@@ -98,4 +100,67 @@ describe('lambda-local on Node 24', () => {
     expect(line.results?.filter((r) => !r.ok)).toEqual([]);
     expect(line.results).toHaveLength(behaviourChecks.length);
   });
+
+  test('the bundle of the documented build step runs through the lambda-local CLI', async () => {
+    // What the deploy guide says to ship: the entry bundled into one ES module (bun build --target node
+    // --format esm), with `charter` resolved from node_modules as a user's install holds it.
+    const dir = mkdtempSync(join(tmpdir(), 'charter-lambda-'));
+    try {
+      mkdirSync(join(dir, 'node_modules'));
+      symlinkSync(join(ROOT, 'packages', 'charter'), join(dir, 'node_modules', 'charter'), 'dir');
+      writeFileSync(
+        join(dir, 'entry.ts'),
+        [
+          "import { App } from 'charter';",
+          "import { lambdaInvocation, toLambdaHandler } from 'charter/lambda';",
+          "const app = new App({ production: true, behindProxy: 'none' });",
+          "app.post('/my/path', { responses: { 200: {} } }, async (ctx) => ({",
+          '  status: 200,',
+          '  body: { text: await ctx.request.text(), source: lambdaInvocation(ctx.request)?.source ?? null },',
+          '}));',
+          'export const handler = toLambdaHandler(app);',
+        ].join('\n'),
+      );
+      const built = await Bun.build({
+        entrypoints: [join(dir, 'entry.ts')],
+        target: 'node',
+        format: 'esm',
+        outdir: join(dir, 'dist'),
+        naming: 'index.mjs',
+      });
+      expect(built.success).toBe(true);
+      const cli = Bun.spawn(
+        [
+          node24().path,
+          join(ROOT, 'node_modules', 'lambda-local', 'build', 'cli.js'),
+          ...['-l', 'index.mjs', '-h', 'handler', '--esm', '-t', '20', '-v', '1'],
+          ...['-e', join(import.meta.dir, 'fixtures', 'lambda', 'api-gateway-v2.json')],
+        ],
+        { cwd: join(dir, 'dist'), stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+      );
+      const [out, err, code] = await Promise.all([
+        new Response(cli.stdout).text(),
+        new Response(cli.stderr).text(),
+        cli.exited,
+      ]);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      // The CLI logs the result as `info: {` (colored), the object's lines, then `}`.
+      const lines = out.split('\n');
+      const start = lines.findIndex((line) => line.endsWith(': {'));
+      const end = lines.findIndex((line, index) => index > start && line === '}');
+      const result = JSON.parse(['{', ...lines.slice(start + 1, end + 1)].join('\n')) as {
+        statusCode: number;
+        headers: Record<string, string>;
+        cookies: string[];
+        body: string;
+      };
+      expect(result.statusCode).toBe(200);
+      expect(result.headers['content-type']).toBe('application/json');
+      expect(result.headers['strict-transport-security']).toStartWith('max-age=');
+      expect(result.cookies).toEqual([]);
+      expect(JSON.parse(result.body)).toEqual({ text: 'Hello from Lambda', source: 'api-gateway-v2' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
