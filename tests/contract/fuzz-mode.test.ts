@@ -238,6 +238,50 @@ describe('runContractTests fuzz mode: determinism and options', () => {
     expect(other.map((r) => r.url)).not.toEqual(first.map((r) => r.url));
   });
 
+  test('every parameter, header and body member is broken in each way, nested members included', async () => {
+    const app = new App({ logger: false, openapi: true });
+    app.post(
+      '/people/:id',
+      {
+        operationId: 'putPerson',
+        request: {
+          params: type({ id: 'number.integer' }),
+          query: type({ 'dryRun?': 'boolean' }),
+          headers: type({ 'x-tenant?': 'string <= 8' }),
+          body: type({ name: 'string <= 20', address: { city: 'string <= 20' } }),
+        },
+        responses: { 204: {} },
+      },
+      () => ({ status: 204 }),
+    );
+    const intents = new Set<string>();
+    const report = await runContractTests(app, {
+      fuzz: { requestsPerRoute: 500, observe: (request) => void intents.add(request.intent) },
+    });
+    expect(report.ok).toBe(true);
+    for (const field of [
+      'path.id',
+      'query.dryRun',
+      'headers.x-tenant',
+      'body.name',
+      'body.address',
+      'body.address.city',
+    ]) {
+      for (const how of ['wrong type', 'too long', 'control characters'])
+        expect(intents).toContain(`${field}: ${how}`);
+    }
+    for (const intent of [
+      'valid',
+      'body: unknown member',
+      'body.address: unknown member',
+      'body: malformed JSON',
+    ]) {
+      expect(intents).toContain(intent);
+    }
+    expect(intents).toContain('query.dryRun: empty');
+    expect(intents).not.toContain('path.id: empty');
+  });
+
   test('requestsPerRoute bounds the requests per operation', async () => {
     const report = await runContractTests(correctApp(), { fuzz: { requestsPerRoute: 3 } });
     expect(report.fuzz?.requests).toBe(12);

@@ -101,6 +101,15 @@ function encodeBody(type: string, value: unknown): { text: string; contentType: 
   return { text: JSON.stringify(value) ?? 'null', contentType: type };
 }
 
+/** A copy of `value` with the member at `path` set (objects made on the way where there are none). */
+function withMember(value: unknown, path: readonly string[], member: unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return member;
+  const object = isObject(value) ? { ...value } : {};
+  object[head] = withMember(object[head], rest, member);
+  return object;
+}
+
 /** Header values cannot carry NUL, CR or LF at all (Fetch): those become other control characters. */
 function headerSafe(text: string): string {
   return text.replace(/[\0\r\n]/g, '\u0001');
@@ -216,21 +225,27 @@ export class OperationRequests {
     add('body: malformed JSON', (d) => (d.raw = { type: 'application/json', text: '{"unterminated": ' }));
     add('body: media type not accepted', (d) => (d.raw = { type: 'application/x-charter-fuzz', text: 'x' }));
     add('body: empty', (d) => (d.raw = { type, text: '' }));
-    const properties = this.#bodyProperties();
+    const members = this.#bodyMembers(this.#bodySchema, [], 0);
     add('body: unknown member', (d, value) => {
       d.body = {
         type,
         value: isObject(value) ? { ...value, charterFuzzUnknown: 'x' } : { charterFuzzUnknown: 'x' },
       };
     });
-    for (const [name, schema] of properties) {
+    for (const [path, schema] of members) {
+      const where = `body.${path.join('.')}`;
+      if (path.length > 1) {
+        add(`${where.slice(0, where.lastIndexOf('.'))}: unknown member`, (d, value) => {
+          d.body = { type, value: withMember(value, [...path.slice(0, -1), 'charterFuzzUnknown'], 'x') };
+        });
+      }
       for (const mutation of invalidValues(schema, this.root, this.random)) {
-        add(`body.${name}: ${mutation.label}`, (d, value) => {
-          d.body = { type, value: { ...(isObject(value) ? value : {}), [name]: mutation.value } };
+        add(`${where}: ${mutation.label}`, (d, value) => {
+          d.body = { type, value: withMember(value, path, mutation.value) };
         });
       }
     }
-    if (properties.length === 0) {
+    if (members.length === 0) {
       for (const mutation of invalidValues(this.#bodySchema, this.root, this.random)) {
         add(`body: ${mutation.label}`, (d) => (d.body = { type, value: mutation.value }));
       }
@@ -238,16 +253,25 @@ export class OperationRequests {
     return out;
   }
 
-  /** The top-level members of an object body schema (after one `$ref`). */
-  #bodyProperties(): [string, unknown][] {
-    let schema = this.#bodySchema;
-    if (isObject(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/')) {
+  /** The members of an object body schema, nested ones included (up to 3 levels), `$ref`s followed. */
+  #bodyMembers(node: unknown, path: readonly string[], depth: number): [string[], unknown][] {
+    let schema = node;
+    for (let hops = 0; hops < 8 && isObject(schema) && typeof schema.$ref === 'string'; hops++) {
+      const ref = schema.$ref as string;
+      if (!ref.startsWith('#/')) return [];
       let target: unknown = this.root;
-      for (const key of schema.$ref.slice(2).split('/')) target = isObject(target) ? target[key] : undefined;
+      for (const key of ref.slice(2).split('/')) target = isObject(target) ? target[key] : undefined;
       schema = target;
     }
-    if (!isObject(schema) || !isObject(schema.properties)) return [];
-    return Object.entries(schema.properties as Record<string, JsonSchema>);
+    if (!isObject(schema) || !isObject(schema.properties) || depth >= 3) return [];
+    const out: [string[], unknown][] = [];
+    for (const [name, member] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
+      if (name === '__proto__') continue;
+      const at = [...path, name];
+      out.push([at, member]);
+      out.push(...this.#bodyMembers(member, at, depth + 1));
+    }
+    return out;
   }
 
   #encode(draft: Draft, intent: string, valid: boolean, seed: number, index: number): FuzzRequest {
