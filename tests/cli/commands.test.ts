@@ -313,6 +313,51 @@ describe('charter check', () => {
   );
 });
 
+describe('charter check --fuzz', () => {
+  test(
+    'finds what the static checks cannot: a crash on generated input (exit 1)',
+    async () => {
+      const plain = await charter(['check'], fixture('fuzzed'));
+      expect(plain.code).toBe(0);
+      const { code, stdout } = await charter(
+        ['check', '--fuzz', '--requests', '20', '--seed', '5'],
+        fixture('fuzzed'),
+      );
+      expect(code).toBe(1);
+      expect(stdout).toContain('GET /echo  [undeclared-status] answered 500');
+      expect(stdout).toMatch(
+        /^fuzz: \d+ requests to 1 operations \(seed 5\), [1-9]\d* findings?, 0 warnings$/m,
+      );
+    },
+    CLI_TIMEOUT_MS,
+  );
+
+  test(
+    'a clean app passes the fuzzer; --json carries its report',
+    async () => {
+      const { code, stdout } = await charter(['check', '--fuzz', '--requests=5', '--json']);
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      expect(report.ok).toBe(true);
+      expect(report.fuzz).toMatchObject({ seed: 1, routes: 3, findings: [] });
+    },
+    CLI_TIMEOUT_MS,
+  );
+
+  test(
+    'fuzz options need --fuzz and whole numbers in range (exit 2)',
+    async () => {
+      const alone = await charter(['check', '--seed', '3']);
+      expect(alone.code).toBe(2);
+      expect(alone.stderr).toContain('--seed needs --fuzz');
+      const bad = await charter(['check', '--fuzz', '--requests', '0']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--requests must be a whole number from 1 to 10000; got "0"');
+    },
+    CLI_TIMEOUT_MS,
+  );
+});
+
 describe('charter doctor', () => {
   test(
     'an app that passes the production guards exits 0',

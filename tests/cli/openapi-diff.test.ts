@@ -277,6 +277,48 @@ describe('diffOpenAPI: responses', () => {
   });
 });
 
+describe('diffOpenAPI: compositions', () => {
+  const post = (schema: unknown, components: Record<string, unknown> = {}) =>
+    doc(
+      { '/a': { post: { requestBody: { content: json(schema) }, responses: ok(schema) } } },
+      { components: { schemas: components } },
+    );
+  const Base = {
+    type: 'object',
+    properties: { id: { type: 'string' }, at: { type: 'string' } },
+    required: ['id', 'at'],
+  };
+
+  test('allOf members are merged: a field removed from a shared base is seen in the response', () => {
+    const before = post(
+      { allOf: [{ $ref: '#/components/schemas/Base' }], properties: { n: { type: 'integer' } } },
+      { Base },
+    );
+    const slimBase = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+    const after = post(
+      { allOf: [{ $ref: '#/components/schemas/Base' }], properties: { n: { type: 'integer' } } },
+      { Base: slimBase },
+    );
+    expect(codes(before, after).breaking).toEqual([
+      'property-removed POST /a response 200 (application/json).at',
+    ]);
+  });
+
+  test('a oneOf losing a variant breaks requests; gaining one breaks responses', () => {
+    const cat = { $ref: '#/components/schemas/Cat' };
+    const dog = { $ref: '#/components/schemas/Dog' };
+    const pets = { Cat: { type: 'object' }, Dog: { type: 'object' } };
+    expect(codes(post({ oneOf: [cat, dog] }, pets), post({ oneOf: [cat] }, pets))).toEqual({
+      breaking: ['variant-removed POST /a request body (application/json)'],
+      nonBreaking: ['variant-removed POST /a response 200 (application/json)'],
+    });
+    expect(codes(post({ oneOf: [cat] }, pets), post({ oneOf: [cat, dog] }, pets))).toEqual({
+      breaking: ['variant-added POST /a response 200 (application/json)'],
+      nonBreaking: ['variant-added POST /a request body (application/json)'],
+    });
+  });
+});
+
 describe('diffOpenAPI: security and input', () => {
   test('an operation that now requires authentication breaks, through the document default too', () => {
     const open = doc({ '/a': { get: { responses: ok() } } });

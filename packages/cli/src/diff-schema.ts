@@ -98,15 +98,95 @@ function add(walk: Walk, breaking: boolean, code: string, at: string, message: s
   walk.out.push({ breaking, code, at, message });
 }
 
+/**
+ * `schema` with the members of its `allOf` merged in (their properties, required names, and type when
+ * the schema has none): what an instance must satisfy, in one object to compare.
+ */
+function flattenAllOf(schema: Schema, resolve: RefResolver, depth = 0): Schema {
+  if (!Array.isArray(schema.allOf) || depth > 8) return schema;
+  const { allOf, ...own } = schema;
+  const merged: Schema = { ...own };
+  const properties: Schema = {};
+  const required = new Set<string>(requiredOf(own));
+  for (const member of [...(allOf as unknown[]), own]) {
+    const part = asSchema(deref(member, resolve));
+    if (part === undefined) continue;
+    const flat = part === own ? own : flattenAllOf(part, resolve, depth + 1);
+    Object.assign(properties, asSchema(flat.properties) ?? {});
+    for (const name of requiredOf(flat)) required.add(name);
+    if (merged.type === undefined && flat.type !== undefined) merged.type = flat.type;
+    if (flat.additionalProperties === false) merged.additionalProperties = false;
+  }
+  if (Object.keys(properties).length > 0) merged.properties = properties;
+  if (required.size > 0) merged.required = [...required];
+  return merged;
+}
+
+/** The variants of a `oneOf` or `anyOf`, each keyed by its `$ref` or its JSON text. */
+function variantsOf(schema: Schema): Map<string, string> | undefined {
+  const list = Array.isArray(schema.oneOf)
+    ? schema.oneOf
+    : Array.isArray(schema.anyOf)
+      ? schema.anyOf
+      : undefined;
+  if (list === undefined) return undefined;
+  const out = new Map<string, string>();
+  for (const variant of list) {
+    const ref = asSchema(variant)?.$ref;
+    const key = typeof ref === 'string' ? ref : JSON.stringify(variant);
+    out.set(
+      key,
+      typeof ref === 'string'
+        ? ref.slice(ref.lastIndexOf('/') + 1)
+        : key.length > 60
+          ? `${key.slice(0, 57)}...`
+          : key,
+    );
+  }
+  return out;
+}
+
+function compareVariants(walk: Walk, before: Schema, after: Schema, at: string): void {
+  const oldVariants = variantsOf(before);
+  const newVariants = variantsOf(after);
+  if (oldVariants === undefined || newVariants === undefined) return;
+  const request = walk.direction === 'request';
+  for (const [key, name] of oldVariants) {
+    if (!newVariants.has(key)) {
+      add(
+        walk,
+        request,
+        'variant-removed',
+        at,
+        request ? `no longer accepts the variant ${name}` : `no longer returns the variant ${name}`,
+      );
+    }
+  }
+  for (const [key, name] of newVariants) {
+    if (!oldVariants.has(key)) {
+      add(
+        walk,
+        !request,
+        'variant-added',
+        at,
+        request ? `also accepts the variant ${name}` : `may now return the variant ${name}`,
+      );
+    }
+  }
+}
+
 function compare(walk: Walk, oldValue: unknown, newValue: unknown, at: string, depth: number): void {
   if (depth > MAX_DEPTH) return;
-  const before = asSchema(deref(oldValue, walk.oldRef));
-  const after = asSchema(deref(newValue, walk.newRef));
-  if (before === undefined || after === undefined) return;
-  const pairs = walk.seen.get(before) ?? new WeakSet<object>();
-  if (pairs.has(after)) return;
-  pairs.add(after);
-  walk.seen.set(before, pairs);
+  const rawBefore = asSchema(deref(oldValue, walk.oldRef));
+  const rawAfter = asSchema(deref(newValue, walk.newRef));
+  if (rawBefore === undefined || rawAfter === undefined) return;
+  const before = flattenAllOf(rawBefore, walk.oldRef);
+  const after = flattenAllOf(rawAfter, walk.newRef);
+  const pairs = walk.seen.get(rawBefore) ?? new WeakSet<object>();
+  if (pairs.has(rawAfter)) return;
+  pairs.add(rawAfter);
+  walk.seen.set(rawBefore, pairs);
+  compareVariants(walk, before, after, at);
   const request = walk.direction === 'request';
 
   // Types: a request may accept more types, a response may return fewer.

@@ -3,7 +3,8 @@
  * client. Breaking: a removed operation, a new required parameter or request field, a parameter that
  * became required, a removed request or response media type, a removed response status, a response
  * field removed or no longer always present, a changed type, a narrowed enum or constraint on input, a
- * widened enum on output, an operation that now requires authentication.
+ * widened enum on output, a request variant (`oneOf`/`anyOf`) removed or a response variant added, an
+ * operation that now requires authentication.
  */
 import { type Direction, deref, diffSchemas, type RefResolver, refResolver } from './diff-schema.ts';
 
