@@ -101,6 +101,24 @@ describe('charter/fastly', () => {
     expect(() => listen(app, () => {})).toThrow('WebSocket routes');
   });
 
+  test('a WebSocket route registered after the listener was made: its handshake is a 501 problem', async () => {
+    const app = new App({ logger: false });
+    const serve = listened(app);
+    app.ws('/live', { message() {} });
+    const headers = {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-version': '13',
+    };
+    const res = await serve(new Request('https://svc.example/live', { headers }));
+    expect(res.status).toBe(501);
+    expect(res.headers.get('sec-websocket-accept')).toBeNull();
+    expect(((await res.json()) as { detail: string }).detail).toBe(
+      'WebSocket upgrades are not supported on Fastly Compute',
+    );
+  });
+
   test('listen without a global addEventListener says it needs the Compute runtime', () => {
     const holder = globalThis as { addEventListener?: unknown };
     const original = Object.getOwnPropertyDescriptor(globalThis, 'addEventListener');

@@ -445,6 +445,23 @@ describe('handler creation', () => {
     );
   });
 
+  test('a WebSocket route registered after the handler was made: its handshake is a 501 problem', async () => {
+    const app = new App({ logger: false });
+    const late = toLambdaHandler(app);
+    app.ws('/live', { message() {} });
+    const headers = {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-version': '13',
+    };
+    const event = await eventFor(new Request('https://api.example.com/live', { headers }), 'api-gateway-v2');
+    const result = (await late(event)) as unknown as Result;
+    expect(result.statusCode).toBe(501);
+    expect(problemOf(result).detail).toBe('WebSocket upgrades are not supported on AWS Lambda');
+    expect((result.headers as Record<string, string>)['sec-websocket-accept']).toBeUndefined();
+  });
+
   test('a production App without a proxy posture is refused, naming behindProxy', () => {
     expect(() => toLambdaHandler(new App({ logger: false, production: true }))).toThrow(
       "Set behindProxy: 'none' to use the client address API Gateway and Function URLs report",

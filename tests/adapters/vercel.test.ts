@@ -116,6 +116,24 @@ describe('toVercelHandlers', () => {
     );
   });
 
+  test('a WebSocket route registered after the handlers were made: its handshake is a 501 problem', async () => {
+    const app = new App({ logger: false });
+    const { GET } = toVercelHandlers(app);
+    app.ws('/live', { message() {} });
+    const headers = {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-version': '13',
+    };
+    const res = await GET(new Request('https://a.vercel.app/live', { headers }));
+    expect(res.status).toBe(501);
+    expect(res.headers.get('sec-websocket-accept')).toBeNull();
+    expect(((await res.json()) as { detail: string }).detail).toBe(
+      'WebSocket upgrades are not supported on Vercel Functions',
+    );
+  });
+
   test('a production App without a proxy posture is refused, naming behindProxy', () => {
     expect(() => toVercelHandlers(new App({ logger: false, production: true }))).toThrow(
       'Set behindProxy: { hops: 1 }',

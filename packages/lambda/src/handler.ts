@@ -3,7 +3,14 @@
  * App's body limit, timeout, secure headers and problem documents apply as on any other runtime,
  * because they are the App's.
  */
-import { type App, InternalError, renderError, setRequestPeer } from '@charter/core';
+import {
+  type App,
+  HttpError,
+  InternalError,
+  renderError,
+  setRequestPeer,
+  takeWsUpgrade,
+} from '@charter/core';
 import type { LambdaContext, LambdaEventSource, LambdaHttpEvent, LambdaHttpResult } from './events.ts';
 import { setLambdaInvocation } from './invocation.ts';
 import { assertLambdaServable, type LambdaHandlerOptions, resolveLambdaOptions } from './options.ts';
@@ -12,6 +19,14 @@ import { toLambdaResult } from './response.ts';
 
 /** An async Lambda handler for HTTP events (the Node.js runtime's `export const handler`). */
 export type LambdaHandler = (event: LambdaHttpEvent, context?: LambdaContext) => Promise<LambdaHttpResult>;
+
+/** Made when needed: an Error built at import would have its stack captured for nothing. */
+const websocketUnsupported = (): HttpError =>
+  new HttpError({
+    status: 501,
+    detail: 'WebSocket upgrades are not supported on AWS Lambda',
+    internal: false,
+  });
 
 /** What the App answered for an event, or the problem the adapter answered itself. */
 export interface Answer {
@@ -42,7 +57,14 @@ export async function answerEvent(
   if (peer !== undefined) setRequestPeer(request, peer);
   setLambdaInvocation(request, { source, event, requestContext: event.requestContext, context });
   try {
-    return { response: await app.handle(request), method: request.method };
+    const response = await app.handle(request);
+    // A WebSocket route registered after the handler was made (a plugin): the App accepted a
+    // handshake that Lambda cannot complete.
+    if (takeWsUpgrade(request, response) !== undefined) {
+      response.body?.cancel().catch(() => {});
+      return { response: renderError(websocketUnsupported(), production).response, method: request.method };
+    }
+    return { response, method: request.method };
   } catch (error) {
     app.logger.error('The app threw instead of answering', { method: request.method, error });
     return { response: renderError(new InternalError(), production).response, method: request.method };
