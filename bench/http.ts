@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
 import { median } from './median.ts';
+import { CLK_TCK, cpuMicros } from './support/proc.ts';
 
 type ServerKind = 'charter' | 'plain' | 'plain-same';
 const SERVERS: readonly ServerKind[] = ['charter', 'plain', 'plain-same'];
@@ -63,28 +64,6 @@ interface ServerProcess {
   port: number;
   pid: number;
   proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>;
-}
-
-function clockTicksPerSecond(): number {
-  try {
-    const out = Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim();
-    const n = Number(out);
-    return Number.isInteger(n) && n > 0 ? n : 100;
-  } catch {
-    return 100;
-  }
-}
-
-const CLK_TCK = clockTicksPerSecond();
-
-/** utime + stime of a process (all its threads), in µs, from /proc/<pid>/stat. */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Field 2 (comm) may contain spaces; the fields after its closing parenthesis are plain.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of the file are utime and stime; fields[0] here is field 3.
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1e6) / CLK_TCK;
 }
 
 async function startServer(kind: ServerKind): Promise<ServerProcess> {

@@ -30,6 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { node24, NODE_TS_FLAGS } from '../tests/adapters/fixtures/node24.ts';
+import { cpuMicros, statusKb } from './support/proc.ts';
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -41,7 +42,6 @@ const ROUNDS = Math.round(num('BENCH_ROUNDS', 3));
 const CONNECTIONS = Math.round(num('BENCH_CONNECTIONS', 32));
 const CHARTER = process.env.BENCH_CHARTER ?? 'charter';
 const PIN = process.env.BENCH_PIN !== '0' && Bun.which('taskset') !== null && availableParallelism() >= 2;
-const TICKS = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100;
 const SERVER_SCRIPT = join(import.meta.dir, 'node-adapter-server.ts');
 
 interface Route {
@@ -112,18 +112,6 @@ async function start(id: string, extraFlags: string[]): Promise<Server> {
       return { id, proc, port: Number(match[1]), pid: match[2] === undefined ? proc.pid : Number(match[2]) };
     }
   }
-}
-
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat (utime, stime); the slice starts at field 3.
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 function luaString(value: string): string {
@@ -207,15 +195,15 @@ interface Sample {
 
 async function measure(server: Server, route: Route): Promise<Sample> {
   await wrk(route, server.port, WARMUP);
-  const before = cpuTicks(server.pid);
+  const before = cpuMicros(server.pid);
   const run = await wrk(route, server.port, SECONDS);
-  const after = cpuTicks(server.pid);
+  const after = cpuMicros(server.pid);
   const wrongStatus = route.status >= 400 ? run.requests - run.non2xx : run.non2xx;
   if (run.errors > 0 || wrongStatus > 0) {
     console.warn(`  ${server.id} ${route.name}: ${run.errors} socket errors, ${wrongStatus} wrong statuses`);
   }
   return {
-    cpuMicrosPerRequest: (((after - before) / TICKS) * 1e6) / run.requests,
+    cpuMicrosPerRequest: (after - before) / run.requests,
     rps: run.requests / run.seconds,
     p99: run.p99,
   };
@@ -288,7 +276,7 @@ try {
     }
   }
   const m = (list: Sample[], key: keyof Sample): number => median(list.map((s) => s[key]));
-  console.log(`\nraw node:http: peak RSS ${peakRssMb(raw.pid).toFixed(0)} MB`);
+  console.log(`\nraw node:http: peak RSS ${(statusKb(raw.pid, 'VmHWM') / 1024).toFixed(0)} MB`);
   for (const [i, server] of charters.entries()) {
     const rows: string[] = [
       '| route | raw µs CPU/req | charter µs CPU/req | ratio (raw/charter) | raw req/s | charter req/s | raw p99 ms | charter p99 ms |',
@@ -310,7 +298,7 @@ try {
     }
     const geomean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
     console.log(
-      `\n${label(server)}: geomean ratio ${geomean.toFixed(2)}, peak RSS ${peakRssMb(server.pid).toFixed(0)} MB`,
+      `\n${label(server)}: geomean ratio ${geomean.toFixed(2)}, peak RSS ${(statusKb(server.pid, 'VmHWM') / 1024).toFixed(0)} MB`,
     );
     console.log(rows.join('\n'));
   }

@@ -32,17 +32,19 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
-  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { availableParallelism, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
 import { median } from './median.ts';
+import { machine, versions } from './peers-environment.ts';
+import { geomean, type ServerSummary, summarise, tables } from './peers-report.ts';
 import { node24 } from './peers/node24.ts';
+import { CLK_TCK, coreMicros, cpuMicros, statusKb } from './support/proc.ts';
+import { random, shuffle } from './support/seeded-order.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -93,9 +95,9 @@ const pinned = (core: number | undefined): string[] =>
 // ---------------------------------------------------------------------------------------------
 // Servers and routes
 
-type Runtime = 'bun' | 'node';
+export type Runtime = 'bun' | 'node';
 
-interface ServerDef {
+export interface ServerDef {
   id: string;
   label: string;
   runtime: Runtime;
@@ -188,7 +190,7 @@ function selectedServers(): ServerDef[] {
   return ofRuntimes.filter((s) => wanted.includes(s.id) || (s.raw === true && runtimesWanted.has(s.runtime)));
 }
 
-interface Route {
+export interface Route {
   id: 'static' | 'param' | 'post' | 'notFound';
   label: string;
   method: 'GET' | 'POST';
@@ -252,48 +254,6 @@ const BAD_REQUESTS: ReadonlyArray<Omit<Route, 'id' | 'status'>> = [
     body: JSON.stringify({ name: 'Ada', tags: [] }),
   },
 ];
-
-// ---------------------------------------------------------------------------------------------
-// /proc
-
-function clockTicksPerSecond(): number {
-  const n = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim());
-  return Number.isInteger(n) && n > 0 ? n : 100;
-}
-
-const CLK_TCK = clockTicksPerSecond();
-
-/** utime + stime of a process (all its threads), in µs, from /proc/<pid>/stat. */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Field 2 (comm) may contain spaces; the fields after its closing parenthesis are plain.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of the file are utime and stime; fields[0] here is field 3.
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
-}
-
-/** Busy and total time of one core since boot, in µs, from /proc/stat. */
-function coreMicros(core: number): { busy: number; total: number } {
-  const line = readFileSync('/proc/stat', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`cpu${core} `));
-  if (line === undefined) return { busy: 0, total: 0 };
-  // user nice system idle iowait irq softirq steal (guest time is already counted in user)
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
-  const total = busy + (idle ?? 0) + (iowait ?? 0);
-  return { busy: (busy * 1e6) / CLK_TCK, total: (total * 1e6) / CLK_TCK };
-}
-
-/** A field of /proc/<pid>/status in kB (VmHWM: peak resident set size). */
-function statusKb(pid: number, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? Number.NaN);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The charter package: built when stale, then snapshotted so a rebuild mid-run changes nothing.
@@ -492,7 +452,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-interface CheckRecord {
+export interface CheckRecord {
   /** Response header fields on GET /static (names), and their size on the wire. */
   staticHeaders: string[];
   staticHeaderBytes: number;
@@ -551,7 +511,7 @@ async function checkServer(server: Running): Promise<CheckRecord> {
 // ---------------------------------------------------------------------------------------------
 // Measurement
 
-interface RunResult {
+export interface RunResult {
   round: number;
   server: string;
   route: Route['id'];
@@ -642,216 +602,6 @@ async function measure(server: Running, route: Route, round: number): Promise<Ru
   return result;
 }
 
-/** mulberry32: a small seeded generator, so a run's order can be replayed (BENCH_SEED). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffle<T>(items: readonly T[], next: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Summary
-
-interface Cell {
-  server: string;
-  route: Route['id'];
-  serverCpuMicrosPerRequest: number;
-  /** The runtime's raw server's CPU per request over this one's: higher is better, 1 = as cheap as raw. */
-  ratioToRaw: number;
-  requestsPerSecond: number;
-  p99Micros?: number;
-  serverCores: number;
-  /** Median share of the server's core that other processes used during the runs (pinned runs only). */
-  otherLoadOnServerCore?: number;
-  errors: number;
-}
-
-interface ServerSummary {
-  id: string;
-  label: string;
-  runtime: Runtime;
-  /** Geometric mean of ratioToRaw over the routes. */
-  geomean: number;
-  peakRssMB: number;
-  coldStartMs: { median: number; samples: number[] };
-  check: CheckRecord;
-}
-
-const geomean = (values: readonly number[]): number =>
-  Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
-
-function summarise(defs: readonly ServerDef[], runs: readonly RunResult[]): Cell[] {
-  const cells: Cell[] = [];
-  for (const def of defs) {
-    for (const route of ROUTES) {
-      const mine = runs.filter((r) => r.server === def.id && r.route === route.id);
-      const p99s = mine.flatMap((r) => (r.p99Micros === undefined ? [] : [r.p99Micros]));
-      const cell: Cell = {
-        server: def.id,
-        route: route.id,
-        serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
-        ratioToRaw: Number.NaN,
-        requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
-        serverCores: median(mine.map((r) => r.serverCores)),
-        errors: mine.reduce((n, r) => n + r.errors, 0),
-      };
-      if (p99s.length > 0) cell.p99Micros = median(p99s);
-      const others = mine.flatMap((r) =>
-        r.otherLoadOnServerCore === undefined ? [] : [r.otherLoadOnServerCore],
-      );
-      if (others.length > 0) cell.otherLoadOnServerCore = median(others);
-      cells.push(cell);
-    }
-  }
-  for (const cell of cells) {
-    const def = defs.find((d) => d.id === cell.server);
-    const raw = defs.find((d) => d.runtime === def?.runtime && d.raw === true);
-    const rawCell = cells.find((c) => c.server === raw?.id && c.route === cell.route);
-    if (rawCell !== undefined)
-      cell.ratioToRaw = rawCell.serverCpuMicrosPerRequest / cell.serverCpuMicrosPerRequest;
-  }
-  return cells;
-}
-
-function markdownTable(
-  header: readonly string[],
-  rows: readonly (readonly string[])[],
-  numericFrom = 1,
-): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    `| ${cells.map((c, i) => (i >= numericFrom ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i >= numericFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
-
-const ROUTE_COLUMNS = ['static', 'param', 'POST', '404'];
-
-function tables(
-  defs: readonly ServerDef[],
-  cells: readonly Cell[],
-  servers: readonly ServerSummary[],
-): string {
-  const cell = (server: string, route: Route['id']): Cell | undefined =>
-    cells.find((c) => c.server === server && c.route === route);
-  const ratioRows = defs.map((def) => {
-    const summary = servers.find((s) => s.id === def.id);
-    return [
-      def.label,
-      ...ROUTES.map((r) => (cell(def.id, r.id)?.ratioToRaw ?? Number.NaN).toFixed(2)),
-      (summary?.geomean ?? Number.NaN).toFixed(2),
-      `${Math.round(summary?.peakRssMB ?? Number.NaN)} MB`,
-      `${Math.round(summary?.coldStartMs.median ?? Number.NaN)} ms`,
-    ];
-  });
-  const cpuRows = defs.map((def) => [
-    def.label,
-    ...ROUTES.map((r) => (cell(def.id, r.id)?.serverCpuMicrosPerRequest ?? Number.NaN).toFixed(1)),
-  ]);
-  const rateRows = defs.map((def) => [
-    def.label,
-    ...ROUTES.map((r) => {
-      const c = cell(def.id, r.id);
-      if (c === undefined) return '';
-      const p99 = c.p99Micros === undefined ? '' : ` / ${(c.p99Micros / 1000).toFixed(2)} ms`;
-      return `${Math.round(c.requestsPerSecond).toLocaleString('en-US')}${p99}`;
-    }),
-  ]);
-  return [
-    "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw):",
-    '',
-    markdownTable(['server', ...ROUTE_COLUMNS, 'geomean', 'peak RSS', 'cold start'], ratioRows),
-    '',
-    'Server CPU µs per request:',
-    '',
-    markdownTable(['server', ...ROUTE_COLUMNS], cpuRows),
-    '',
-    'Requests per second / p99 latency:',
-    '',
-    markdownTable(['server', ...ROUTE_COLUMNS], rateRows),
-  ].join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Versions and machine
-
-function packageVersion(name: string, from = ROOT): string {
-  try {
-    return (
-      JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')) as {
-        version: string;
-      }
-    ).version;
-  } catch {
-    return 'not installed';
-  }
-}
-
-function charterVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'charter', 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
-function versions(nodeVersion: string | undefined): Record<string, string> {
-  // Elysia's own TypeBox (a peer dependency, linked beside it in an isolated install).
-  let elysiaTypebox = packageVersion('@sinclair/typebox');
-  try {
-    const elysiaDir = realpathSync(join(ROOT, 'node_modules', 'elysia'));
-    elysiaTypebox = packageVersion('@sinclair/typebox', join(elysiaDir, '..', '..'));
-  } catch {}
-  const git = (args: string[]): string =>
-    spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  const dirty = git(['status', '--porcelain', '--', 'packages']).split('\n').filter(Boolean).length;
-  return {
-    bun: Bun.version,
-    node: nodeVersion ?? 'not run',
-    charter:
-      CHARTER_DIST_OVERRIDE === undefined
-        ? `${charterVersion()} (git ${git(['rev-parse', '--short', 'HEAD'])}${dirty > 0 ? `, ${dirty} changed files under packages/` : ''})`
-        : `${charterVersion()} (BENCH_CHARTER_DIST=${CHARTER_DIST_OVERRIDE})`,
-    elysia: packageVersion('elysia'),
-    '@sinclair/typebox (Elysia)': elysiaTypebox,
-    hono: packageVersion('hono'),
-    '@hono/standard-validator': packageVersion('@hono/standard-validator'),
-    '@hono/node-server': packageVersion('@hono/node-server'),
-    fastify: packageVersion('fastify'),
-    zod: packageVersion('zod'),
-    arktype: packageVersion('arktype'),
-    wrk:
-      loadTool() === 'wrk'
-        ? (spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'wrk')
-        : 'not used',
-  };
-}
-
-function machine(): Record<string, string | number> {
-  const cpu =
-    /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown';
-  return {
-    nproc: availableParallelism(),
-    kernel: release(),
-    cpu,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    loadAverageAtStart: loadavg()[0]?.toFixed(2) ?? '',
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 
 export async function runPeersBench(): Promise<void> {
@@ -861,7 +611,7 @@ export async function runPeersBench(): Promise<void> {
   const node = defs.some((d) => d.runtime === 'node') ? node24() : undefined;
   const charterDist = defs.some((d) => d.file.startsWith('charter')) ? snapshotCharter() : CHARTER_DIST;
   const ctx: Context = { nodePath: node?.path ?? 'node', charterDist };
-  const info = { machine: machine(), versions: versions(node?.version) };
+  const info = { machine: machine(), versions: versions(node?.version, CHARTER_DIST_OVERRIDE) };
   console.log(
     `Peers benchmark: ${defs.length} servers x ${ROUTES.length} routes, ${ROUNDS} rounds of ` +
       `${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured, ${CONNECTIONS} connections, ` +
@@ -933,7 +683,7 @@ export async function runPeersBench(): Promise<void> {
     }
 
     const peakRss = new Map(running.map((s) => [s.def.id, statusKb(s.pid, 'VmHWM') / 1024]));
-    const cells = summarise(defs, runs);
+    const cells = summarise(defs, runs, ROUTES);
     const servers: ServerSummary[] = defs.map((def) => {
       const samples = cold.get(def.id) ?? [];
       return {
@@ -946,7 +696,7 @@ export async function runPeersBench(): Promise<void> {
         check: checks.get(def.id) as CheckRecord,
       };
     });
-    console.log(`\n${tables(defs, cells, servers)}\n`);
+    console.log(`\n${tables(defs, cells, servers, ROUTES)}\n`);
     const contended = runs.filter((r) => (r.otherLoadOnServerCore ?? 0) > CONTENDED).length;
     console.log(
       'CPU/req, req/s and p99 are medians of the rounds; CPU is the server process (utime + stime of all its ' +

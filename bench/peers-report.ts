@@ -1,0 +1,131 @@
+/**
+ * The summary of a peers run (bench/peers.ts): per server and route the median CPU per request, its ratio
+ * to the same runtime's raw server, req/s and p99, and the Markdown tables README quotes.
+ */
+import type { CheckRecord, Route, RunResult, Runtime, ServerDef } from './peers.ts';
+import { median } from './median.ts';
+
+export interface Cell {
+  server: string;
+  route: Route['id'];
+  serverCpuMicrosPerRequest: number;
+  /** The runtime's raw server's CPU per request over this one's: higher is better, 1 = as cheap as raw. */
+  ratioToRaw: number;
+  requestsPerSecond: number;
+  p99Micros?: number;
+  serverCores: number;
+  /** Median share of the server's core that other processes used during the runs (pinned runs only). */
+  otherLoadOnServerCore?: number;
+  errors: number;
+}
+
+export interface ServerSummary {
+  id: string;
+  label: string;
+  runtime: Runtime;
+  /** Geometric mean of ratioToRaw over the routes. */
+  geomean: number;
+  peakRssMB: number;
+  coldStartMs: { median: number; samples: number[] };
+  check: CheckRecord;
+}
+
+export const geomean = (values: readonly number[]): number =>
+  Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+
+export function summarise(
+  defs: readonly ServerDef[],
+  runs: readonly RunResult[],
+  routes: readonly Route[],
+): Cell[] {
+  const cells: Cell[] = [];
+  for (const def of defs) {
+    for (const route of routes) {
+      const mine = runs.filter((r) => r.server === def.id && r.route === route.id);
+      const p99s = mine.flatMap((r) => (r.p99Micros === undefined ? [] : [r.p99Micros]));
+      const cell: Cell = {
+        server: def.id,
+        route: route.id,
+        serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
+        ratioToRaw: Number.NaN,
+        requestsPerSecond: median(mine.map((r) => r.requestsPerSecond)),
+        serverCores: median(mine.map((r) => r.serverCores)),
+        errors: mine.reduce((n, r) => n + r.errors, 0),
+      };
+      if (p99s.length > 0) cell.p99Micros = median(p99s);
+      const others = mine.flatMap((r) =>
+        r.otherLoadOnServerCore === undefined ? [] : [r.otherLoadOnServerCore],
+      );
+      if (others.length > 0) cell.otherLoadOnServerCore = median(others);
+      cells.push(cell);
+    }
+  }
+  for (const cell of cells) {
+    const def = defs.find((d) => d.id === cell.server);
+    const raw = defs.find((d) => d.runtime === def?.runtime && d.raw === true);
+    const rawCell = cells.find((c) => c.server === raw?.id && c.route === cell.route);
+    if (rawCell !== undefined)
+      cell.ratioToRaw = rawCell.serverCpuMicrosPerRequest / cell.serverCpuMicrosPerRequest;
+  }
+  return cells;
+}
+
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  numericFrom = 1,
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i >= numericFrom ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i >= numericFrom ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+const ROUTE_COLUMNS = ['static', 'param', 'POST', '404'];
+
+export function tables(
+  defs: readonly ServerDef[],
+  cells: readonly Cell[],
+  servers: readonly ServerSummary[],
+  routes: readonly Route[],
+): string {
+  const cell = (server: string, route: Route['id']): Cell | undefined =>
+    cells.find((c) => c.server === server && c.route === route);
+  const ratioRows = defs.map((def) => {
+    const summary = servers.find((s) => s.id === def.id);
+    return [
+      def.label,
+      ...routes.map((r) => (cell(def.id, r.id)?.ratioToRaw ?? Number.NaN).toFixed(2)),
+      (summary?.geomean ?? Number.NaN).toFixed(2),
+      `${Math.round(summary?.peakRssMB ?? Number.NaN)} MB`,
+      `${Math.round(summary?.coldStartMs.median ?? Number.NaN)} ms`,
+    ];
+  });
+  const cpuRows = defs.map((def) => [
+    def.label,
+    ...routes.map((r) => (cell(def.id, r.id)?.serverCpuMicrosPerRequest ?? Number.NaN).toFixed(1)),
+  ]);
+  const rateRows = defs.map((def) => [
+    def.label,
+    ...routes.map((r) => {
+      const c = cell(def.id, r.id);
+      if (c === undefined) return '';
+      const p99 = c.p99Micros === undefined ? '' : ` / ${(c.p99Micros / 1000).toFixed(2)} ms`;
+      return `${Math.round(c.requestsPerSecond).toLocaleString('en-US')}${p99}`;
+    }),
+  ]);
+  return [
+    "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw):",
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS, 'geomean', 'peak RSS', 'cold start'], ratioRows),
+    '',
+    'Server CPU µs per request:',
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS], cpuRows),
+    '',
+    'Requests per second / p99 latency:',
+    '',
+    markdownTable(['server', ...ROUTE_COLUMNS], rateRows),
+  ].join('\n');
+}
