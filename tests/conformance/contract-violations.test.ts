@@ -101,6 +101,20 @@ for (const production of [false, true]) {
       });
     });
 
+    test('a header no field can carry, and an unacknowledged raw success Response: 500 and an error line', async () => {
+      const { logger, lines } = recorder();
+      const app = new App({ production, logger, behindProxy: 'none' });
+      app.get('/h', { responses: { 200: {} } }, () => ({ status: 200, headers: { 'x-note': 'a\r\nb' } }));
+      app.get('/raw', { responses: { 200: {} } }, () => new Response('raw') as never);
+      await problemOf(await app.request('/h'));
+      await problemOf(await app.request('/raw'));
+      expect(lines.map((line) => [line.message, line.fields?.route])).toEqual([
+        ['Response contract violation', 'GET /h'],
+        ['Response contract violation', 'GET /raw'],
+      ]);
+      expect(lines[1]?.fields?.status).toBe(200);
+    });
+
     test('an onError hook that answers does not hide the violation from the log', async () => {
       const { logger, lines } = recorder();
       const app = new App({ production, logger, behindProxy: 'none' });

@@ -1,4 +1,3 @@
-import { InternalError } from '../errors/index.ts';
 import { type AnySchema, flattenIssues, type StandardResult } from '../schema/index.ts';
 import type { AnyHandlerResult } from '../types/index.ts';
 import { isJsonMediaType, mediaType } from './body.ts';
@@ -74,10 +73,15 @@ export function acceptRawResponse(
   from: string,
 ): Response {
   if (response.status < 400 && !route.acknowledgeRawResponse) {
-    throw new InternalError(
-      `${from} of ${route.method} ${route.path} answered ${response.status} with a raw Response, which skips ` +
+    throw new ResponseContractError({
+      method: route.method,
+      path: route.path,
+      status: response.status,
+      issues: [{ path: '', message: 'a raw success Response skips response validation (not acknowledged)' }],
+      detail:
+        `${from} of ${route.method} ${route.path} answered ${response.status} with a raw Response, which skips ` +
         'response validation; set acknowledgeNoResponseBodySchema: true on the route to allow it',
-    );
+    });
   }
   return withPendingHeaders(response, ctx.pendingHeaders);
 }
@@ -224,10 +228,14 @@ function resultHeaders(ctx: RequestContext, init: HeadersInit): Headers {
     const bad = pairs.find(([name, value]) => !isHttpToken(name) || !isFieldValue(String(value)))?.[0];
     const route = ctx.route;
     const named = bad !== undefined && isHttpToken(bad) ? `"${bad}" ` : '';
-    throw new InternalError(
-      `The handler of ${route.method} ${route.path} returned a header ${named}that is not a valid field ` +
+    throw new ResponseContractError({
+      method: route.method,
+      path: route.path,
+      issues: [{ path: '', message: `header ${named}is not a valid field (RFC 9110 §5.5)` }],
+      detail:
+        `The handler of ${route.method} ${route.path} returned a header ${named}that is not a valid field ` +
         '(control characters such as CR, LF and NUL are not allowed, RFC 9110 §5.5)',
-    );
+    });
   }
 }
 
