@@ -104,10 +104,14 @@ const POLICIES: Readonly<Record<string, RoutePolicy>> = {
 function policyOf(route: AnyRouteDefinition): RoutePolicy {
   const known = POLICIES[route.path];
   if (known !== undefined) return known;
-  if (route.path.startsWith('/assets/') || route.path === '/search') return { limited: false, api: false };
+  if (route.path.startsWith('/assets/') || PEOPLE_PATHS.has(route.path))
+    return { limited: false, api: false };
   // Pages answer their Markdown form too (`.md`, Accept): a token sent there is checked as on /md.
   return { limited: true, markdownOnly: true, api: false, resource: 'md' };
 }
+
+/** The search page and the suggestions its box fetches: for people, not counted. */
+const PEOPLE_PATHS: ReadonlySet<string> = new Set(['/search', '/search/suggestions.json']);
 
 /** Whether a page route will answer Markdown (as `page-routes.ts` decides): its `.md` URL, or Accept. */
 function answersMarkdown(request: Request, accept: string | null): boolean {

@@ -214,9 +214,9 @@ describe('renderNotFoundDocument', () => {
 });
 
 describe('PAGE_CSP', () => {
-  test('allows same-origin scripts and styles only, nothing inline, forms only to the origin', () => {
+  test('allows same-origin scripts, styles and fetches only, nothing inline, forms only to the origin', () => {
     expect(PAGE_CSP).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(PAGE_CSP).not.toContain('unsafe');
   });

@@ -12,11 +12,11 @@ import { editUrl } from './project.ts';
 /**
  * The Content-Security-Policy the pages are built for (CSP Level 3): scripts, styles and images
  * from the origin only (images may also be `data:`; the one script also carries an SRI hash), no
- * inline script or style, no `<base>`, forms submit only to the origin (the search box), no
- * framing, no fetch/XHR/WebSocket (`connect-src` falls back to `'none'`).
+ * inline script or style, no `<base>`, forms submit only to the origin (the search box), fetches
+ * only to the origin (the box's suggestions), no framing.
  */
 export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** How many nearby pages the HTML 404 suggests (the Markdown 404 lists as many). */
 export const NOT_FOUND_SUGGESTIONS = 5;

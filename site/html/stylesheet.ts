@@ -148,6 +148,7 @@ a:hover {
 }
 
 .search-form {
+  position: relative;
   display: flex;
   flex: 1 1 14rem;
   gap: 0.4rem;
@@ -653,6 +654,45 @@ pre.code .line.highlighted {
 .tok-punctuation { color: var(--tok-punctuation); }
 .tok-property { color: var(--tok-property); }
 .tok-variable { color: var(--tok-variable); }
+
+/* Suggestions under a search box (added by the page script) */
+.suggestions {
+  position: absolute;
+  top: calc(100% + 0.25rem);
+  left: 0;
+  right: 0;
+  z-index: 20;
+  max-height: 60vh;
+  margin: 0;
+  padding: 0.25rem;
+  overflow-y: auto;
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+  background: var(--bg);
+  box-shadow: 0 6px 20px rgb(0 0 0 / 0.15);
+  list-style: none;
+}
+
+.suggestions a {
+  display: block;
+  padding: 0.35rem 0.6rem;
+  border-radius: var(--radius);
+  color: var(--text);
+  font-size: 0.92rem;
+  text-decoration: none;
+  overflow-wrap: anywhere;
+}
+
+.suggestions a:hover,
+.suggestions [aria-selected="true"] a {
+  background: var(--current-bg);
+}
+
+.suggestion-context {
+  margin-left: 0.5rem;
+  color: var(--muted);
+  font-size: 0.8rem;
+}
 
 /* The search page */
 .search-page .search-form {

@@ -12,6 +12,7 @@ import { mdRoutes } from './md-routes.ts';
 import { type PagesOptions, resolvePagesOptions } from './options.ts';
 import { htmlPageRoutes } from './page-routes.ts';
 import { searchRoute } from '../search/route.ts';
+import { suggestionsRoute } from '../search/suggestions.ts';
 
 export { assetRoute } from './assets.ts';
 export {
@@ -35,12 +36,18 @@ export { ASSET_CACHE_CONTROL, NOT_FOUND_CACHE_CONTROL, PAGE_CACHE_CONTROL } from
 
 /**
  * The HTML page routes (`/`, `/docs`, `/docs/*path`, `/errors/*path`, the `.md` URLs of the
- * top-level pages), the search page `GET /search` and `GET /assets/*name`. Left out of the OpenAPI
+ * top-level pages), the search page `GET /search` with the box's suggestions
+ * (`GET /search/suggestions.json`) and `GET /assets/*name`. Left out of the OpenAPI
  * document.
  */
 export function pageRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const resolved = resolvePagesOptions(options, 'pageRoutes');
-  return [...htmlPageRoutes(options), searchRoute({ content: resolved.content }), assetRoute()];
+  return [
+    ...htmlPageRoutes(options),
+    searchRoute({ content: resolved.content }),
+    suggestionsRoute({ content: resolved.content }),
+    assetRoute(),
+  ];
 }
 
 /** The machine Markdown surfaces: `/md`, `/md/*path`, `/docs-md`, `/docs-md/*path` and `/llms.txt`. */

@@ -168,6 +168,35 @@ describe('what a reader does', () => {
     expect(await watch.cspViolations()).toEqual([]);
   }, 60_000);
 
+  test('the search box suggests pages and exports as you type; arrows and Enter open one', async () => {
+    await watch.page.setViewportSize({ width: WIDE, height: 900 });
+    await watch.page.goto(`${site.origin}/docs/validation`);
+    const box = watch.page.locator('#site-search');
+    await box.click();
+    await box.pressSequentially('webso');
+    const options = watch.page.locator('#site-search-suggestions [role="option"]');
+    await options.first().waitFor();
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    expect(await options.first().textContent()).toContain('WebSocket');
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe('site-search-suggestions-0');
+    expect(await options.first().getAttribute('aria-selected')).toBe('true');
+    await Promise.all([watch.page.waitForURL(`${site.origin}/docs/websocket`), box.press('Enter')]);
+    // An export of the reference, then Escape closes the list and Enter runs the full search.
+    const again = watch.page.locator('#site-search');
+    await again.click();
+    await again.pressSequentially('createjwtverif');
+    await watch.page.locator('#site-search-suggestions [role="option"]').first().waitFor();
+    expect(await watch.page.locator('#site-search-suggestions a').first().getAttribute('href')).toBe(
+      '/reference/jwt#createjwtverifier',
+    );
+    await again.press('Escape');
+    expect(await watch.page.locator('#site-search-suggestions').isVisible()).toBe(false);
+    await Promise.all([watch.page.waitForURL(/\/search\?q=createjwtverif$/), again.press('Enter')]);
+    expectClean('/search');
+    expect(await watch.cspViolations()).toEqual([]);
+  }, 60_000);
+
   test('the Copy button puts the code block in the clipboard', async () => {
     await watch.page.setViewportSize({ width: WIDE, height: 900 });
     await watch.page.goto(`${site.origin}/docs/testing`);

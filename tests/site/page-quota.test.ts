@@ -10,13 +10,21 @@ import { siteApp } from './support.ts';
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 describe('the quota and the HTML pages', () => {
-  test('HTML pages, the search page and assets keep answering 200 past the quota, without RateLimit fields', async () => {
+  test('HTML pages, the search page, its suggestions and assets keep answering 200 past the quota, without RateLimit fields', async () => {
     const app = await siteApp({ rateLimit: { max: 2, windowMs: 60_000 } });
     for (let i = 0; i < 5; i++) {
-      for (const path of ['/', '/docs/jwt', '/errors/not-found', '/search?q=jwt']) {
+      for (const path of [
+        '/',
+        '/docs/jwt',
+        '/errors/not-found',
+        '/search?q=jwt',
+        '/search/suggestions.json',
+      ]) {
         const response = await app.request(path, { headers: HTML });
         expect(response.status).toBe(200);
-        expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(response.headers.get('content-type')).toStartWith(
+          path.endsWith('.json') ? 'application/json' : 'text/html; charset=utf-8',
+        );
         expect(response.headers.get('ratelimit')).toBeNull();
         expect(response.headers.get('ratelimit-remaining')).toBeNull();
       }
