@@ -48,12 +48,23 @@ export interface CliResult {
   stderr: string;
 }
 
-export type Runtime = 'bun' | 'node';
+export type Runtime = 'bun' | 'node' | 'deno';
 
-/** The executable of `runtime`: this Bun, or the Node 24 of NODE24_PATH. */
+/** Deno 2, from the dev dependency `deno`. */
+export const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
+
+/** The executable of `runtime`: this Bun, the Node 24 of NODE24_PATH, or the Deno of node_modules. */
 export function runtimePath(runtime: Runtime): string {
+  if (runtime === 'deno') {
+    if (!existsSync(DENO))
+      throw new Error(`Deno is missing at ${DENO}: run \`bun install\` (dev dependency deno)`);
+    return DENO;
+  }
   return runtime === 'bun' ? process.execPath : node24().path;
 }
+
+/** The arguments that run the bin under `runtime` (Deno needs `run` and its permissions). */
+export const binArgs = (runtime: Runtime): string[] => (runtime === 'deno' ? ['run', '-A', CLI] : [CLI]);
 
 /** An environment without the variables that would change the CLI's output or the app's mode. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -72,7 +83,7 @@ export function runCharter(
 ): Promise<CliResult> {
   const runtime = options.runtime ?? 'bun';
   return new Promise((resolve, reject) => {
-    const child = spawn(runtimePath(runtime), [CLI, ...args], {
+    const child = spawn(runtimePath(runtime), [...binArgs(runtime), ...args], {
       cwd: options.cwd,
       env: cleanEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
