@@ -126,7 +126,7 @@ describe('runContractTests fuzz mode: planted mismatches', () => {
       // Every other code stays quiet: the planted kind is the only thing wrong.
       expect(new Set(report.issues.map((i) => i.code))).toEqual(new Set([code]));
       const request = issue?.request as FuzzRequest;
-      expect(request).toMatchObject({ method: 'GET', seed: 1 });
+      expect(request).toMatchObject({ method: 'GET', seed: 1, origin: 'http://localhost' });
       expect(request.url).toStartWith('/planted');
       const replayed = await app.fetch(replayRequest(request));
       if (kind === 'status') expect(replayed.status).toBe(418);

@@ -9,8 +9,10 @@ import { invalidValues, type Random, validValue } from './fuzz-values.ts';
 /** A request the fuzzer sent, with what it needs to be sent again. */
 export interface FuzzRequest {
   readonly method: string;
-  /** Path and query, percent-encoded, as sent (prefix it with the app's origin to replay it). */
+  /** Path and query, percent-encoded, as sent. */
   readonly url: string;
+  /** The origin it was sent to (`fuzz.origin`); absent until the run sends it. */
+  readonly origin?: string;
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text, if any. */
   readonly body?: string;

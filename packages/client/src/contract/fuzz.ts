@@ -155,8 +155,8 @@ export function resolveFuzzOptions(options: true | ContractFuzzOptions): Resolve
   });
 }
 
-/** The Request a fuzzer request stands for: `app.fetch(replayRequest(finding.request, origin))` replays it. */
-export function replayRequest(request: FuzzRequest, origin = 'http://localhost'): Request {
+/** The Request a fuzzer request stands for, sent to its origin: `app.fetch(replayRequest(finding.request))` replays it. */
+export function replayRequest(request: FuzzRequest, origin = request.origin ?? 'http://localhost'): Request {
   const init: RequestInit = { method: request.method, headers: request.headers };
   if (request.body !== undefined) init.body = request.body;
   return new Request(origin + request.url, init);
@@ -258,7 +258,11 @@ export async function fuzzContract(app: FuzzApp, options: ResolvedFuzzOptions): 
         options.seed,
       );
       for (const generated of built) {
-        const request: FuzzRequest = { ...generated, headers: { ...options.headers, ...generated.headers } };
+        const request: FuzzRequest = {
+          ...generated,
+          origin: options.origin,
+          headers: { ...options.headers, ...generated.headers },
+        };
         requests++;
         const found: FuzzFinding[] = [];
         const report = (code: FuzzFindingCode, message: string) => {
