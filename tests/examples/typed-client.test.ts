@@ -2,10 +2,13 @@
  * `bun examples/typed-client.ts`: the page's script, bundled by the example, runs in headless Chromium
  * and drives the API through the typed client (Chromium is required, as in tests/browser).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../browser/support/chromium.ts';
 import { type RunningExample, startExample } from './support.ts';
+
+// Chromium starts and the page script is bundled here: on a loaded 2-core CI machine that can take a minute.
+setDefaultTimeout(120_000);
 
 describe('examples/typed-client.ts', () => {
   let example: RunningExample;

@@ -6,7 +6,7 @@
  * test script (`charter check`, then `bun test` / `node --test`), a strict type-check, and the server
  * started and asked for a route. Needs `bun run build` first and Node 24 (NODE24_PATH).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import {
   existsSync,
   mkdirSync,
@@ -19,12 +19,17 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Miniflare } from 'miniflare';
 import { packAll, ROOT } from '../../scripts/pack.ts';
+
+// Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
+setDefaultTimeout(120_000);
 
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
 const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
 const NODE24_ENV = { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ''}` };
+const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
 
 interface Ran {
   code: number;
@@ -248,16 +253,170 @@ describe('npm exec create-charter <folder> --template node (Node 24)', () => {
   });
 });
 
-describe('the packed bin refuses', () => {
-  const bin = async (args: string[]): Promise<Ran> => {
-    const dir = join(work, 'bin');
-    if (!existsSync(dir)) {
-      mkdirSync(dir);
-      await run(['tar', 'xzf', tarballs.createCharter, '-C', dir], work);
-    }
-    return run([NODE24, join(dir, 'package', 'dist', 'create-charter.js'), ...args], work);
-  };
+/** The packed bin, unpacked once and run by Node 24 in the work folder. */
+async function bin(args: string[]): Promise<Ran> {
+  const dir = join(work, 'bin');
+  if (!existsSync(dir)) {
+    mkdirSync(dir);
+    await run(['tar', 'xzf', tarballs.createCharter, '-C', dir], work);
+  }
+  return run([NODE24, join(dir, 'package', 'dist', 'create-charter.js'), ...args], work);
+}
 
+describe('create-charter <folder> --template deno', () => {
+  const project = join(work, 'deno-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    created = await bin(['deno-demo', '--template', 'deno', '--charter', `file:${tarballs.charter}`]);
+    // `deno install` links a file: tarball instead of unpacking it, so the tarball goes in with bun install.
+    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/node');
+  }, 120_000);
+
+  test('creates the project and prints the deno commands', () => {
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('deno task test');
+    for (const file of ['deno.json', 'Dockerfile', 'README.md', 'src/main.ts', 'test/app.test.ts']) {
+      expect(existsSync(join(project, file))).toBe(true);
+    }
+  });
+
+  test('deno task test runs charter check under Deno, then deno test (type-checked), and passes', async () => {
+    const result = await run([DENO, 'task', 'test'], project);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toContain('3 passed');
+    expect(result.code).toBe(0);
+  });
+
+  test('deno task start serves the app', async () => {
+    const response = await startAndRequest([DENO, 'task', 'start'], project);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: 'Hello, world!' });
+  });
+});
+
+describe('create-charter <folder> --template cloudflare', () => {
+  const project = join(work, 'worker-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    created = await bin(['worker-demo', '--template', 'cloudflare', '--charter', `file:${tarballs.charter}`]);
+    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
+  }, 120_000);
+
+  test('creates the project with its Wrangler settings', () => {
+    expect(created.code).toBe(0);
+    expect(readFileSync(join(project, 'wrangler.toml'), 'utf8')).toContain('name = "worker-demo"');
+  });
+
+  test('its test script (charter check, bun test) passes and it type-checks', async () => {
+    const result = await run([process.execPath, 'run', 'test'], project);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toContain('5 pass');
+    expect(result.code).toBe(0);
+    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(types.out).toBe('');
+  });
+
+  test('the Worker, bundled from the project, answers in workerd (miniflare)', async () => {
+    const built = await Bun.build({
+      entrypoints: [join(project, 'src', 'worker.ts')],
+      target: 'browser',
+      format: 'esm',
+    });
+    expect(built.success).toBe(true);
+    const mf = new Miniflare({
+      modules: true,
+      script: await (built.outputs[0] as Blob).text(),
+      compatibilityDate: '2026-07-01',
+    });
+    try {
+      const response = await mf.dispatchFetch('https://example.com/hello/world');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ greeting: 'Hello, world!' });
+    } finally {
+      await mf.dispose();
+    }
+  });
+});
+
+describe('create-charter <folder> --template vercel', () => {
+  const project = join(work, 'vercel-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    created = await bin(['vercel-demo', '--template', 'vercel', '--charter', `file:${tarballs.charter}`]);
+    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
+  }, 120_000);
+
+  test('creates the project with its catch-all function', () => {
+    expect(created.code).toBe(0);
+    expect(existsSync(join(project, 'api', '[[...route]].ts'))).toBe(true);
+  });
+
+  test('its test script (charter check, bun test) passes and it type-checks', async () => {
+    const result = await run([process.execPath, 'run', 'test'], project);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toContain('5 pass');
+    expect(result.code).toBe(0);
+    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(types.out).toBe('');
+  });
+});
+
+describe('create-charter <folder> --template lambda', () => {
+  const project = join(work, 'lambda-demo');
+  let created: Ran;
+  beforeAll(async () => {
+    created = await bin(['lambda-demo', '--template', 'lambda', '--charter', `file:${tarballs.charter}`]);
+    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
+  }, 120_000);
+
+  test('its test script (charter check, bun test) passes and it type-checks', async () => {
+    expect(created.code).toBe(0);
+    const result = await run([process.execPath, 'run', 'test'], project);
+    expect(result.out).toContain('no contract issue');
+    expect(result.out).toContain('5 pass');
+    expect(result.code).toBe(0);
+    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+    expect(types.out).toBe('');
+  });
+
+  test('bun run build bundles a handler that Node 24 runs with an HTTP API event', async () => {
+    const build = await run([process.execPath, 'run', 'build'], project);
+    expect(build.code).toBe(0);
+    const event = {
+      version: '2.0',
+      routeKey: '$default',
+      rawPath: '/hello/world',
+      rawQueryString: '',
+      headers: { host: 'api.example.com' },
+      requestContext: {
+        domainName: 'api.example.com',
+        http: {
+          method: 'GET',
+          path: '/hello/world',
+          protocol: 'HTTP/1.1',
+          sourceIp: '192.0.2.1',
+          userAgent: 'test',
+        },
+        requestId: 'r1',
+        routeKey: '$default',
+        stage: '$default',
+        timeEpoch: 0,
+      },
+      isBase64Encoded: false,
+    };
+    const script = `const { handler } = await import('./dist/index.mjs'); console.log(JSON.stringify(await handler(${JSON.stringify(event)})));`;
+    const ran = await run([NODE24, '--input-type=module', '-e', script], project);
+    expect(ran.code).toBe(0);
+    const result = JSON.parse(ran.out.trim().split('\n').at(-1) as string) as {
+      statusCode: number;
+      body: string;
+    };
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ greeting: 'Hello, world!' });
+  });
+});
+
+describe('the packed bin refuses', () => {
   test('an existing non-empty folder, a bad name, a path outside, an unknown template', async () => {
     mkdirSync(join(work, 'taken'));
     writeFileSync(join(work, 'taken', 'file'), 'x');
@@ -281,5 +440,8 @@ describe('the packed bin refuses', () => {
     expect(help.code).toBe(0);
     expect(help.out).toContain('serves with charter/bun');
     expect(help.out).toContain('serves with charter/node');
+    for (const template of ['deno', 'cloudflare', 'vercel', 'lambda'])
+      expect(help.out).toContain(`serves with charter/${template}`);
+    expect(help.out).not.toContain('Not in this version yet');
   });
 });

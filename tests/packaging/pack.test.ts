@@ -7,7 +7,7 @@
  * from this repository's node_modules. Needs `bun run build` first (the test script does it) and Node 24
  * (NODE24_PATH, as the Node adapter tests).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import {
   cpSync,
   existsSync,
@@ -22,6 +22,9 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packAll, ROOT } from '../../scripts/pack.ts';
+
+// Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
+setDefaultTimeout(120_000);
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'installed');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');

@@ -18,6 +18,16 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
   version: string;
 };
 
+/** The commands to run after scaffolding, per template (install, test, then serve or deploy). */
+const NEXT_STEPS: Record<TemplateName, readonly string[]> = {
+  bun: ['bun install', 'bun run test', 'bun run start'],
+  node: ['npm install', 'npm test', 'npm start'],
+  deno: ['deno install', 'deno task test', 'deno task start'],
+  cloudflare: ['bun install', 'bun run test', 'bun run dev        # wrangler dev; bun run deploy to publish'],
+  vercel: ['bun install', 'bun run test', 'bunx vercel dev'],
+  lambda: ['bun install', 'bun run test', 'bun run build      # dist/index.mjs, the handler to upload'],
+};
+
 function usage(): string {
   const available = availableTemplates(TEMPLATES_DIR);
   const missing = (Object.keys(TEMPLATE_ADAPTERS) as TemplateName[]).filter((t) => !available.includes(t));
@@ -96,15 +106,9 @@ export function main(argv: readonly string[], cwd: string, out = console.log, er
       templatesDir: TEMPLATES_DIR,
       cwd,
     });
-    const install = template === 'node' ? 'npm install' : 'bun install';
-    const test = template === 'node' ? 'npm test' : 'bun run test';
-    const start = template === 'node' ? 'npm start' : 'bun run start';
-    out(`Created ${name} from the ${template} template. Next:
-
-  cd ${target}
-  ${install}
-  ${test}
-  ${start}`);
+    out(
+      `Created ${name} from the ${template} template. Next:\n\n  cd ${target}\n${NEXT_STEPS[template as TemplateName].map((line) => `  ${line}`).join('\n')}`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof ScaffoldError) {
