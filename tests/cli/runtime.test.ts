@@ -1,6 +1,6 @@
 /** Runtime detection and the dev command builder of `charter dev`. */
 import { describe, expect, test } from 'bun:test';
-import { buildDevCommand, detectRuntime, resolveRuntime, UsageError } from '@charter/cli';
+import { buildDevCommand, detectRuntime, resolveRuntime, runtimeFinding, UsageError } from '@charter/cli';
 
 describe('detectRuntime', () => {
   test('reads the running process: this test runs under Bun', () => {
@@ -61,5 +61,19 @@ describe('buildDevCommand', () => {
 
   test('an unknown runtime is refused', () => {
     expect(() => buildDevCommand({ runtime: 'rust' as never, entry: 'a.ts' })).toThrow(UsageError);
+  });
+});
+
+describe('runtimeFinding (charter doctor)', () => {
+  test('Node before 24 and Bun before 1.3 are errors; supported versions and Deno pass', () => {
+    expect(runtimeFinding({ process: { versions: { node: '20.11.0' } } })).toMatchObject({
+      code: 'runtime-too-old',
+      severity: 'error',
+    });
+    expect(runtimeFinding({ process: { versions: { node: '24.0.0' } } })).toBeUndefined();
+    expect(runtimeFinding({ Bun: { version: '1.2.9' } })).toMatchObject({ code: 'runtime-too-old' });
+    expect(runtimeFinding({ Bun: { version: '1.3.0' } })).toBeUndefined();
+    expect(runtimeFinding({ Bun: { version: '2.0.0' } })).toBeUndefined();
+    expect(runtimeFinding({ Deno: {} })).toBeUndefined();
   });
 });

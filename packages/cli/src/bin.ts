@@ -19,6 +19,10 @@ export function isMainModule(moduleUrl: string, argv1: string | undefined = proc
 
 /** Runs `charter` with the process's arguments, then exits with its code once the output is written. */
 export async function main(): Promise<never> {
+  // `charter routes | head -1`: the reader went away; stop quietly instead of crashing on EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+  }
   const code = await runCli(process.argv.slice(2));
   // The entry may have started timers or servers: exit explicitly, after stdout and stderr drain.
   await Promise.all(
