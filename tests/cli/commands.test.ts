@@ -9,6 +9,9 @@ import { CLI_TIMEOUT_MS, fixture, prepareCli, runCharter, tempDir } from './supp
 
 const basic = fixture('basic');
 const tmp = tempDir();
+// Not JSON: written here, as a broken .json file in the tree would fail the repository's format check.
+const brokenJson = join(tmp.path, 'broken.json');
+writeFileSync(brokenJson, '{"openapi": "3.1.0", "paths": {\n');
 
 beforeAll(() => prepareCli());
 afterAll(() => tmp.remove());
@@ -473,7 +476,7 @@ describe('charter diff', () => {
   test.each([
     [['v1.json'], 'diff needs two files'],
     [['v1.json', 'missing.json'], '"missing.json" does not exist'],
-    [['v1.json', 'broken.json'], '"broken.json" is not JSON'],
+    [['v1.json', brokenJson], 'broken.json" is not JSON'],
     [['v1.json', 'v1.yaml'], 'YAML is not read'],
     [['v1.json', 'not-openapi.json'], 'the new document is not an OpenAPI 3 document'],
     [['https://example.com/a.json', 'v1.json'], 'is a URL'],
