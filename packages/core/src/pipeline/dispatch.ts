@@ -21,7 +21,6 @@ import { splitUrl } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
 import { PlannedResponse } from './planned-response.ts';
-import { recordPayload } from './response-payload.ts';
 import { withPendingHeaders } from './respond.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
 import type { RequestTimeouts } from './timeout.ts';
@@ -225,7 +224,13 @@ function matchAndRun(
     // A client's miss is routine: its error carries no stack (never logged; capturing one costs more
     // than the rest of the refusal).
     if (found.kind === 'not-found') {
-      throw withoutStack(() => new NotFoundError(`No route matches ${request.method} ${pathname}`));
+      const detail = `No route matches ${request.method} ${pathname}`;
+      // With no onError hook to hand an error to, the 404 is answered without making one: an Error
+      // (even without its stack) costs more than the rest of the refusal.
+      if (phasesFor(host, exchange).onError === undefined) {
+        return problemAnswer(host, exchange, 404, notFoundProblem(detail));
+      }
+      throw withoutStack(() => new NotFoundError(detail));
     }
     if (found.kind === 'method-not-allowed') {
       throw withoutStack(
@@ -248,6 +253,18 @@ function matchAndRun(
 
   // 3-7. preBody, validation, beforeHandle, handler, afterHandle.
   return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx);
+}
+
+let notFoundFields: { type: string; title: string } | undefined;
+
+/** The JSON of `new NotFoundError(detail).toProblem()`, member for member, without the error. */
+function notFoundProblem(detail: string): string {
+  if (notFoundFields === undefined) {
+    // Read once off a real NotFoundError, so the two can never disagree.
+    const { type = 'about:blank', title } = withoutStack(() => new NotFoundError('')).toProblem();
+    notFoundFields = { type, title };
+  }
+  return JSON.stringify({ type: notFoundFields.type, title: notFoundFields.title, status: 404, detail });
 }
 
 function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
@@ -290,19 +307,28 @@ async function recoverWithHooks(
   return problemFor(host, exchange, error);
 }
 
+/**
+ * A refusal on the prebuilt problem header set, which already holds the security headers (step 8 has
+ * nothing to add): planned for an adapter that writes planned answers (charter/node), else a Response.
+ */
+function problemAnswer(host: PipelineHost, exchange: Exchange, status: number, body: string): Response {
+  exchange.hardened = true;
+  const set = problemHeaders(host.perimeter);
+  if (exchange.plannedAnswers) return new PlannedResponse(status, set, body) as unknown as Response;
+  return new Response(body, { status, headers: set.headers });
+}
+
 /** The problem document of an error; an unexpected one (not an HttpError) is logged with its stack. */
 function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Response {
   const pending = exchange.ctx?.pendingHeaders;
   if (pending === undefined && isHttpError(error) && error.headers === undefined) {
-    // The common refusal (404, 405, 422...): one Response on the prebuilt problem header set, which
-    // already holds the security headers, so step 8 has nothing to add.
-    exchange.hardened = true;
-    const body = JSON.stringify(error.toProblem(host.options.production));
-    const set = problemHeaders(host.perimeter);
-    // An adapter that writes planned answers (charter/node) gets the plan; others a Response whose
-    // text is recorded for adapters that write it themselves, as route answers are.
-    if (exchange.plannedAnswers) return new PlannedResponse(error.status, set, body) as unknown as Response;
-    return recordPayload(new Response(body, { status: error.status, headers: set.headers }), body);
+    // The common refusal (404, 422...): one answer on the prebuilt problem header set.
+    return problemAnswer(
+      host,
+      exchange,
+      error.status,
+      JSON.stringify(error.toProblem(host.options.production)),
+    );
   }
   const rendered = renderError(error, host.options.production, pending);
   if (rendered.unexpected) {

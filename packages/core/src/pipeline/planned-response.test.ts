@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '../app/index.ts';
+import { NotFoundError } from '../errors/index.ts';
 import {
   PlannedResponse,
   plannedAnswer,
@@ -52,6 +53,15 @@ describe('PlannedResponse', () => {
     expect(set.headers.has('x-extra')).toBe(false);
   });
 
+  test('its text is the payload while the body is untouched, even once the headers were read', async () => {
+    const response = planned();
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(plannedAnswer(response)).toBeUndefined();
+    expect(responsePayload(response)).toBe('{"ok":true}');
+    expect(await response.text()).toBe('{"ok":true}');
+    expect(responsePayload(response)).toBeUndefined();
+  });
+
   test('a null payload is a response without content', async () => {
     const response = planned(204, null);
     expect(plannedAnswer(response)?.payload).toBeNull();
@@ -83,6 +93,36 @@ describe('the pipeline plans answers only for adapters that ask', () => {
     const lines = answer?.lines ?? [];
     expect(lines[lines.indexOf('content-type') + 1]).toBe('application/problem+json');
     expect(JSON.parse(answer?.payload ?? '')).toMatchObject({ status: 404 });
+  });
+
+  test('the 404 made without an error is the NotFoundError problem, member for member', async () => {
+    const answer = plannedAnswer(await app.handle(wireRequest('/nope?x=1')));
+    const expected = new NotFoundError('No route matches GET /nope').toProblem();
+    expect(answer?.payload).toBe(JSON.stringify(expected));
+    const plain = await app.request('/nope');
+    expect(plain.status).toBe(404);
+    expect(plain.headers.get('content-type')).toBe('application/problem+json');
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await plain.json()).toEqual(expected);
+  });
+
+  test('with an onError hook, the 404 is a NotFoundError the hook receives (and may answer)', async () => {
+    const seen: unknown[] = [];
+    const hooked = new App({
+      logger: false,
+      hooks: {
+        onError: (error) => {
+          seen.push(error);
+          return error instanceof NotFoundError ? new Response('custom', { status: 404 }) : undefined;
+        },
+      },
+    });
+    const response = await hooked.request('/missing');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(NotFoundError);
+    expect((seen[0] as NotFoundError).detail).toBe('No route matches GET /missing');
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('custom');
   });
 
   test('app.fetch and app.request (no WIRE_ANSWERS) get real Responses, as Bun.serve needs', async () => {

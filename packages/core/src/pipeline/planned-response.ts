@@ -80,6 +80,17 @@ export class PlannedResponse {
     return { status: this.#status, lines: this.#headers.lines, payload: this.#payload };
   }
 
+  /**
+   * The text, while the body is untouched: a Response's body cannot be swapped, so even once the real
+   * Response was built (its headers read or changed), an unread body is still exactly this text.
+   */
+  untouchedPayload(): string | undefined {
+    const real = this.#real;
+    if (this.#payload === null) return undefined;
+    if (real !== undefined && (real.bodyUsed || real.body === null || real.body.locked)) return undefined;
+    return this.#payload;
+  }
+
   get status(): number {
     return this.#status;
   }

@@ -179,7 +179,8 @@ function serialise(
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
   const response = new Response(payload, { status, headers });
   // Text the pipeline made: an adapter may send it as is (response-payload.ts).
-  return typeof payload === 'string' ? recordPayload(response, payload) : response;
+  // Text the pipeline made, recorded for an adapter that writes it itself (response-payload.ts).
+  return typeof payload === 'string' && ctx.plannedAnswers ? recordPayload(response, payload) : response;
 }
 
 /**
@@ -209,9 +210,7 @@ function prebuilt(
     payload = JSON.stringify(body);
   }
   if (ctx.plannedAnswers) return new PlannedResponse(status, set, payload) as unknown as Response;
-  const response = new Response(payload, { status, headers: set.headers });
-  // Text the pipeline made: an adapter may send it as is (response-payload.ts).
-  return payload === null ? response : recordPayload(response, payload);
+  return new Response(payload, { status, headers: set.headers });
 }
 
 /**

@@ -10,7 +10,7 @@
  * the adapter's general path; headers and status are always read from the Response itself.
  */
 
-import { plannedAnswer } from './planned-response.ts';
+import { PlannedResponse } from './planned-response.ts';
 
 const payloads = new WeakMap<Response, string>();
 
@@ -25,8 +25,8 @@ export function recordPayload(response: Response, payload: string): Response {
  * sending it is then the same as sending the body. Undefined otherwise (read the body instead).
  */
 export function responsePayload(response: Response): string | undefined {
-  const planned = plannedAnswer(response);
-  if (planned !== undefined) return planned.payload ?? undefined;
+  const candidate: unknown = response;
+  if (candidate instanceof PlannedResponse) return candidate.untouchedPayload();
   const payload = payloads.get(response);
   if (payload === undefined || response.bodyUsed) return undefined;
   const body = response.body;
