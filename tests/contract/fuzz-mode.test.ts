@@ -230,9 +230,8 @@ describe('runContractTests fuzz mode: determinism and options', () => {
   test('the same seed sends the same requests; another seed sends others', async () => {
     const first = await sent(7);
     expect(await sent(7)).toEqual(first);
-    // At most 20 per operation; GET /greeting has no parameters, so it runs out of fields to break sooner.
-    expect(first.length).toBeGreaterThan(40);
-    expect(first.length).toBeLessThanOrEqual(80);
+    // 20 per operation: operations with fewer fields to break get more valid requests.
+    expect(first.length).toBe(80);
     expect(first.every((r) => r.seed === 7)).toBe(true);
     const other = await sent(8);
     expect(other.map((r) => r.url)).not.toEqual(first.map((r) => r.url));

@@ -136,7 +136,10 @@ export class OperationRequests {
     this.#bodySchema = this.#bodyType === undefined ? undefined : content[this.#bodyType]?.schema;
   }
 
-  /** `budget` requests: valid ones first (a third, at least one), then invalid ones in a seeded order. */
+  /**
+   * `budget` requests: valid ones first (a third, at least one), then invalid ones in a seeded order,
+   * then valid ones again until the budget is spent.
+   */
   build(budget: number, seed: number): FuzzRequest[] {
     const drafts: { intent: string; valid: boolean; draft: Draft }[] = [];
     const validCount = Math.max(1, Math.ceil(budget / 3));
@@ -155,6 +158,12 @@ export class OperationRequests {
       ];
     }
     drafts.push(...invalid);
+    // Fewer fields to break than the budget: the rest are more valid requests, other random values.
+    while (drafts.length < budget) {
+      const draft = this.#validDraft();
+      if (draft === undefined) break;
+      drafts.push({ intent: 'valid', valid: true, draft });
+    }
     return drafts
       .slice(0, budget)
       .map((entry, index) => this.#encode(entry.draft, entry.intent, entry.valid, seed, index));
