@@ -131,14 +131,27 @@ describe('charter/bun serve', () => {
       stdout: 'pipe',
       stderr: 'pipe',
     });
-    // The first line, or '' when the child exits without printing one.
-    const firstLine = new Promise<string>((resolve) => {
-      void readLines(child.stdout, resolve).then(() => resolve(''));
+    // Each stdout line in turn ('' once the child exits): "ready <port>", then "slow started".
+    const lines: string[] = [];
+    const waiters: Array<(line: string) => void> = [];
+    void readLines(child.stdout, (line) => {
+      const waiter = waiters.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }).then(() => {
+      for (const waiter of waiters.splice(0)) waiter('');
     });
-    const port = Number(/ready (\d+)/.exec(await firstLine)?.[1]);
+    const nextLine = () =>
+      new Promise<string>((resolve) => {
+        const line = lines.shift();
+        if (line !== undefined) resolve(line);
+        else waiters.push(resolve);
+      });
+    const port = Number(/ready (\d+)/.exec(await nextLine())?.[1]);
     expect(port).toBeGreaterThan(0);
     const pending = fetch(`http://127.0.0.1:${port}/slow`);
-    await Bun.sleep(100);
+    // The signal goes once the request is inside the app, however loaded the machine is.
+    expect(await nextLine()).toBe('slow started');
     child.kill('SIGTERM');
     const res = await pending;
     expect(res.status).toBe(200);
