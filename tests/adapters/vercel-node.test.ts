@@ -1,13 +1,15 @@
 /**
- * charter/vercel, Node.js form: `toVercelNodeHandler(app)` on a real node:http server under Node 24
- * (fixtures/vercel/node-server.ts, built package), the function mounted at `/api`, with the behaviour
- * suite over HTTP. Vercel's Node runtime calls the same `(req, res)` signature; the platform itself is
- * not run here.
+ * charter/vercel on real Node 24, the runtime Vercel Functions run on (built package):
+ * - the Node.js form: `toVercelNodeHandler(app)` on a node:http server (fixtures/vercel/node-server.ts),
+ *   the function mounted at `/api`, with the behaviour suite over HTTP;
+ * - the Web form: the entry module called as Vercel calls it, through `fetch` and through the export
+ *   named after each method, with Node's own Request and Response (fixtures/vercel/web-run.ts).
+ * Vercel's runtime calls the same signatures; the platform itself is not run here.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { describeBehaviour } from './behaviour/bun.ts';
-import type { BehaviourTarget } from './behaviour/checks.ts';
+import { type BehaviourResult, type BehaviourTarget, behaviourChecks } from './behaviour/checks.ts';
 import { NODE_TS_FLAGS, node24, ROOT } from './fixtures/node24.ts';
 
 let child: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>> | undefined;
@@ -63,4 +65,39 @@ describe('the Node 24 server', () => {
 describeBehaviour('charter/vercel (Node.js (req, res) on Node 24)', () => {
   if (target === undefined) throw new Error('the Node server did not start');
   return target;
+});
+
+describe('the Web form on Node 24', () => {
+  let lines: Array<{ shape: string; node: string; results: BehaviourResult[] }> = [];
+  let stderr = '';
+  beforeAll(async () => {
+    const run = Bun.spawn(
+      [node24().path, ...NODE_TS_FLAGS, join(import.meta.dir, 'fixtures/vercel/web-run.ts')],
+      {
+        cwd: ROOT,
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    );
+    const [out, err] = await Promise.all([
+      new Response(run.stdout).text(),
+      new Response(run.stderr).text(),
+      run.exited,
+    ]);
+    stderr = err;
+    lines = out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+  }, 120_000);
+
+  for (const shape of ['fetch', 'per-method']) {
+    test(`behaviour suite through ${shape === 'fetch' ? 'export default { fetch }' : 'the per-method exports'}: every check passes`, () => {
+      const line = lines.find((l) => l.shape === shape);
+      if (line === undefined) throw new Error(`no ${shape} run was reported; stderr: ${stderr}`);
+      expect(line.node).toStartWith('v24.');
+      expect(line.results.map((r) => r.name)).toEqual(behaviourChecks.map((c) => c.name));
+      expect(line.results.filter((r) => !r.ok)).toEqual([]);
+    });
+  }
 });
