@@ -276,6 +276,27 @@ describe('charter openapi', () => {
   );
 });
 
+describe('an app whose schema cannot describe itself', () => {
+  test(
+    'openapi and ai exit 1 naming the route; check reports schema-not-describable',
+    async () => {
+      const cwd = fixture('undescribable');
+      for (const command of ['openapi', 'ai']) {
+        const { code, stdout, stderr } = await charter([command], cwd);
+        expect(code).toBe(1);
+        expect(stdout).toBe('');
+        expect(stderr).toStartWith(
+          `charter ${command}: OpenAPIError: Route POST /things: request body: a hand-made schema`,
+        );
+      }
+      const check = await charter(['check'], cwd);
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain('POST /things  [schema-not-describable]');
+    },
+    CLI_TIMEOUT_MS,
+  );
+});
+
 describe('charter check', () => {
   test(
     'a clean contract exits 0',
