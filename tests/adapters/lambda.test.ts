@@ -370,6 +370,43 @@ describe('limits, timeouts, secure headers and problems behave as on Bun and Nod
   });
 });
 
+describe('a failing body', () => {
+  test('a body that fails while it is read whole is the 500 problem, logged, never an invocation error', async () => {
+    const errors: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message: string) => void errors.push(message),
+    };
+    const app = new App({ logger, behindProxy: 'none', production: true });
+    app.get(
+      '/breaks',
+      { responses: { 200: { contentType: 'text/plain' } }, acknowledgeNoResponseBodySchema: true },
+      () => {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) throw new Error('secret source failure');
+            sent = true;
+            controller.enqueue(new TextEncoder().encode('part one'));
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      },
+    );
+    const event = await eventFor(new Request('https://api.example.com/breaks'), 'api-gateway-v1');
+    const result = (await toLambdaHandler(app)(event)) as unknown as Result;
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('secret source failure');
+    expect(result.body).not.toContain('part one');
+    expect((result.multiValueHeaders as Record<string, string[]>)['content-type']).toEqual([
+      'application/problem+json',
+    ]);
+    expect(errors).toContain('The response body failed while it was read');
+  });
+});
+
 describe('bad events', () => {
   test('an event that is not an HTTP event rejects with a LambdaEventError saying what is expected', async () => {
     const s3 = { Records: [{ eventSource: 'aws:s3', s3: { bucket: { name: 'b' } } }] };

@@ -95,11 +95,18 @@ export function toLambdaHandler(app: App, options?: LambdaHandlerOptions): Lambd
   return async (event, context = NO_CONTEXT) => {
     const source = eventSource(event);
     const { response, method } = await answerEvent(app, event, source, context, basePath);
-    return toLambdaResult(response, {
-      source,
-      method,
-      multiValue: isMultiValueEvent(event),
-      logger: app.logger,
-    });
+    const options = { source, method, multiValue: isMultiValueEvent(event), logger: app.logger };
+    try {
+      return await toLambdaResult(response, options);
+    } catch (error) {
+      // The body failed while it was read whole. Nothing has been sent yet: the client gets the
+      // catalog's 500 problem (redacted in production) instead of the platform's bare 502.
+      app.logger.error('The response body failed while it was read', {
+        method,
+        status: response.status,
+        error,
+      });
+      return toLambdaResult(renderError(new InternalError(), app.options.production).response, options);
+    }
   };
 }
