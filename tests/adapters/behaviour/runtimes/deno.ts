@@ -6,13 +6,28 @@
  * (so no package.json or node_modules is picked up on the side).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(import.meta.dir, '../../../..');
-export const DENO_BIN = join(ROOT, 'node_modules', 'deno', 'deno');
+const DENO_PACKAGE_BIN = join(ROOT, 'node_modules', 'deno', 'deno');
 const CHARTER = join(ROOT, 'packages', 'charter');
+
+/**
+ * The deno binary of the registry's `deno` package. Its postinstall (which bun blocks unless trusted)
+ * only copies the binary out of the platform package it depends on (`@deno/linux-x64-glibc`...), and
+ * its bin script does the same on first use: this does it too, offline, when the copy is missing.
+ */
+function denoBinary(): string {
+  if (existsSync(DENO_PACKAGE_BIN)) return DENO_PACKAGE_BIN;
+  const require = createRequire(join(ROOT, 'package.json'));
+  const { runInstall } = require('deno/install_api.cjs') as { runInstall(): string };
+  return runInstall();
+}
+
+let denoBin = DENO_PACKAGE_BIN;
 
 /** The workspace of one Deno run: its import map and DENO_DIR, removed by `dispose`. */
 export interface DenoSandbox {
@@ -22,11 +37,7 @@ export interface DenoSandbox {
 }
 
 export function denoSandbox(): DenoSandbox {
-  if (!existsSync(DENO_BIN)) {
-    throw new Error(
-      `No Deno binary at ${DENO_BIN}: the registry's deno package downloads it when installed (bun install runs its install script; or node node_modules/deno/install.cjs)`,
-    );
-  }
+  denoBin = denoBinary();
   if (!existsSync(join(CHARTER, 'dist', 'deno.js'))) {
     throw new Error('packages/charter/dist/deno.js is missing: run `bun run build` first');
   }
@@ -53,7 +64,7 @@ export function spawnDeno(
 ): ReturnType<typeof Bun.spawn<'ignore', 'pipe', 'pipe'>> {
   return Bun.spawn(
     [
-      DENO_BIN,
+      denoBin,
       'run',
       // The one permission charter/deno needs (the docs say so): no env, no file system.
       '--allow-net',
