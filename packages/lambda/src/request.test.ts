@@ -82,4 +82,17 @@ describe('buildRequest', () => {
     expect(url('/prod/users')).toBe('/users');
     expect(url('/production')).toBe('/production');
   });
+
+  test('the authority is a valid Host, else the domain the platform reports, else localhost', () => {
+    const urlOf = (fields: Record<string, unknown>) => {
+      const built = buildRequest(v2(fields), 'api-gateway-v2', {});
+      if (!('request' in built)) throw new Error('expected a request');
+      return new URL(built.request.url).host;
+    };
+    expect(urlOf({})).toBe('api.example.com');
+    expect(urlOf({ headers: {} })).toBe('api.example.com');
+    expect(
+      urlOf({ headers: {}, requestContext: { http: { method: 'GET' }, domainName: 'evil.example/x?' } }),
+    ).toBe('localhost');
+  });
 });

@@ -303,7 +303,7 @@ export function buildRequest(
   // domain the platform reports.
   const host = headers.get('host');
   const domain = stringOr(context.domainName, 'localhost');
-  const authority = host !== null && isAuthority(host) ? host : domain;
+  const authority = host !== null && isAuthority(host) ? host : isAuthority(domain) ? domain : 'localhost';
   const url = `${scheme}://${authority}${target}${query === '' ? '' : `?${query}`}`;
   if (!URL.canParse(url)) return { problem: new BadRequestError('The request target is not a valid URL') };
   try {
