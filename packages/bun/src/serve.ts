@@ -1,4 +1,4 @@
-import { type App, InternalError, renderError } from '@charter/core';
+import { type App, InternalError, renderError, type ServeHandle, serveHandle } from '@charter/core';
 import { isNativePath, nativeRoutes } from './native-routes.ts';
 import { assertBunServeOptions } from './serve-options.ts';
 import { onTerminationSignals } from './signals.ts';
@@ -39,10 +39,7 @@ const MAX_IDLE_TIMEOUT_S = 255;
  * `ready`); `close()` works at any time (before listening, it waits for the start, then stops).
  * `await serve(...)` and `await handle.ready` give the listening `BunServer`.
  */
-export interface BunServeHandle extends BunServer, PromiseLike<BunServer> {
-  /** Settles once the server listens (or fails to start: plugins, boot guards, a busy port). */
-  readonly ready: Promise<BunServer>;
-}
+export type BunServeHandle = ServeHandle<BunServer>;
 
 /**
  * Serves an App with `Bun.serve`. Returns the handle at once (the reference's `{ port, close }`),
@@ -50,45 +47,7 @@ export interface BunServeHandle extends BunServer, PromiseLike<BunServer> {
  */
 export function serve(app: App, options: BunServeOptions = {}): BunServeHandle {
   assertBunServeOptions(options);
-  const ready = listen(app, options);
-  // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must
-  // not turn it into an unhandled rejection on top of the log line.
-  ready.catch((error: unknown) => app.logger.error('The Bun server failed to start', { error }));
-  let started: BunServer | undefined;
-  ready.then(
-    (server) => {
-      started = server;
-    },
-    () => {},
-  );
-  const listening = (): BunServer => {
-    if (started === undefined) {
-      throw new Error('The server is not listening yet: await serve(...) or handle.ready first');
-    }
-    return started;
-  };
-  return {
-    ready,
-    get port() {
-      return listening().port;
-    },
-    get hostname() {
-      return listening().hostname;
-    },
-    get url() {
-      return listening().url;
-    },
-    get server() {
-      return listening().server;
-    },
-    close: (timeoutMs?: number) =>
-      ready.then(
-        (server) => server.close(timeoutMs),
-        () => undefined,
-      ),
-    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (`await serve(app)`).
-    then: (onFulfilled, onRejected) => ready.then(onFulfilled, onRejected),
-  };
+  return serveHandle(listen(app, options), app.logger, 'The Bun server failed to start', ['server']);
 }
 
 async function listen(app: App, options: BunServeOptions): Promise<BunServer> {

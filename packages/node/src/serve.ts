@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type App, connectNotSupportedError } from '@charter/core';
+import { type App, connectNotSupportedError, type ServeHandle, serveHandle } from '@charter/core';
 import { createClientErrorHandler } from './client-error.ts';
 import { createHandler, createUpgradeHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
 import { rawProblemResponse } from './problem.ts';
@@ -57,13 +57,14 @@ function listen(server: Server, settings: ServeSettings): Promise<AddressInfo> {
  * fields, readable once it listens, and `close()`, callable at any time. It is also awaitable, so
  * `const server = await serve(app)` keeps working and gives the {@link RunningServer}.
  */
-export interface NodeServeHandle extends RunningServer, PromiseLike<RunningServer> {
-  /**
-   * Settles once the server listens, or rejects when it cannot start (invalid options, a plugin or
-   * boot guard that refuses, a port in use).
-   */
-  readonly ready: Promise<RunningServer>;
-}
+/**
+ * What `serve()` returns at once (the reference: "returns `{ port, close }`"): the listening server's
+ * fields, readable once it listens, and `close()`, callable at any time. It is also awaitable, so
+ * `const server = await serve(app)` keeps working and gives the {@link RunningServer}; `ready` settles
+ * once the server listens, or rejects when it cannot start (invalid options, a plugin or boot guard
+ * that refuses, a port in use).
+ */
+export type NodeServeHandle = ServeHandle<RunningServer>;
 
 /**
  * Serves the app over `node:http`. Returns the handle at once; `port`, `hostname`, `url` and `server`
@@ -71,45 +72,7 @@ export interface NodeServeHandle extends RunningServer, PromiseLike<RunningServe
  * the server listens it waits for the start and then closes it.
  */
 export function serve(app: App, options: ServeOptions = {}): NodeServeHandle {
-  const ready = start(app, options);
-  // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must not
-  // turn it into an unhandled rejection (which ends a process under crashOnUnhandledRejection).
-  ready.catch((error: unknown) => app.logger.error('The Node server failed to start', { error }));
-  let started: RunningServer | undefined;
-  ready.then(
-    (server) => {
-      started = server;
-    },
-    () => {},
-  );
-  const listening = (): RunningServer => {
-    if (started === undefined) {
-      throw new Error('The server is not listening yet: await serve(...) or handle.ready first');
-    }
-    return started;
-  };
-  return {
-    ready,
-    get port() {
-      return listening().port;
-    },
-    get hostname() {
-      return listening().hostname;
-    },
-    get url() {
-      return listening().url;
-    },
-    get server() {
-      return listening().server;
-    },
-    close: (timeoutMs?: number) =>
-      ready.then(
-        (server) => server.close(timeoutMs),
-        () => undefined,
-      ),
-    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (`await serve(app)`).
-    then: (onFulfilled, onRejected) => ready.then(onFulfilled, onRejected),
-  };
+  return serveHandle(start(app, options), app.logger, 'The Node server failed to start', ['server']);
 }
 
 /** Starts the server; resolves once listening. */

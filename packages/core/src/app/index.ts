@@ -3,6 +3,7 @@ export type * from './lifecycle.ts';
 export * from './options.ts';
 export type * from './plugins.ts';
 export * from './scope.ts';
+export { type ListeningServer, type ServeHandle, serveHandle } from './serve-handle.ts';
 export type { HealthCheckOptions, ReadinessCheck, ReadinessCheckOptions } from '../builtins/health.ts';
 export { clientIp, originalRequest, setRequestPeer } from './client-ip.ts';
 export { assertKnownOptions, closestOptionName } from './known-options.ts';
