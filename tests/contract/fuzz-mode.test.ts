@@ -202,6 +202,25 @@ describe('runContractTests fuzz mode: a correct app', () => {
     expect([...statuses]).toEqual([200]);
   });
 
+  test('an event stream that never ends is judged on its status and media type, without waiting', async () => {
+    const app = new App({ logger: false, openapi: true });
+    app.get(
+      '/events',
+      {
+        operationId: 'events',
+        responses: { 200: { contentType: 'text/event-stream' } },
+        acknowledgeNoResponseBodySchema: true,
+      },
+      () =>
+        new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    const report = await runContractTests(app, { fuzz: { requestsPerRoute: 5 } });
+    expect(report.issues).toEqual([]);
+    expect(report.fuzz?.requests).toBe(5);
+  });
+
   test('warnings are not issues unless strict', async () => {
     const app = new App({ logger: false, openapi: true });
     app.get(

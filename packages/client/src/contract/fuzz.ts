@@ -229,7 +229,12 @@ async function send(
     ]);
     if (answered === 'timeout') return undefined;
     deadline.cancel();
-    const body = request.method === 'HEAD' ? '' : await readBody(answered, options.answerTimeoutMs);
+    // An event stream (WHATWG HTML §9.2) need never end: it is judged on its status and media type.
+    const type = (answered.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    let body: string | undefined;
+    if (request.method === 'HEAD') body = '';
+    else if (type === 'text/event-stream') await answered.body?.cancel().catch(() => undefined);
+    else body = await readBody(answered, options.answerTimeoutMs);
     return { status: answered.status, headers: answered.headers, body };
   } finally {
     deadline.cancel();
