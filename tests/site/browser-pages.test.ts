@@ -100,12 +100,19 @@ describe('every page in Chromium', () => {
     await watch.page.setViewportSize({ width: WIDE, height: 900 });
     let blocks = 0;
     const scrolling: string[] = [];
+    /** Code blocks per section, and how many of them scroll. */
+    const bySection = new Map<string, { blocks: number; scroll: number }>();
+    const sectionOf = (path: string): string => path.split(/[/?]/)[1] || 'home';
     for (const path of paths()) {
       const measured = await measure(path);
       expect({ path, width: measured.documentWidth }).toEqual({ path, width: measured.viewportWidth });
       expect({ path, violations: measured.cspViolations }).toEqual({ path, violations: [] });
+      const counts = bySection.get(sectionOf(path)) ?? { blocks: 0, scroll: 0 };
+      bySection.set(sectionOf(path), counts);
       for (const block of measured.blocks) {
         blocks++;
+        counts.blocks++;
+        if (block.scrolls) counts.scroll++;
         // No block sticks out of the article column...
         expect(block.width).toBeLessThanOrEqual(measured.columnWidth + 1);
         // ...and one that scrolls inside it holds a line longer than the column is made for.
@@ -120,13 +127,10 @@ describe('every page in Chromium', () => {
       }
       expectClean(path);
     }
-    const bySection = new Map<string, number>();
-    for (const path of scrolling) {
-      const section = path.split('/')[1] || 'home';
-      bySection.set(section, (bySection.get(section) ?? 0) + 1);
-    }
     console.log(
-      `${WIDE} px: ${paths().length} pages, ${blocks} code blocks, ${scrolling.length} scroll sideways, each holding a line over ${FITTING_COLUMNS} columns (${[...bySection].map(([section, count]) => `${section} ${count}`).join(', ')})`,
+      `${WIDE} px: ${paths().length} pages, ${blocks} code blocks, ${scrolling.length} scroll sideways, each ` +
+        `holding a line over ${FITTING_COLUMNS} columns; by section (scrolling/blocks): ` +
+        [...bySection].map(([section, { blocks, scroll }]) => `${section} ${scroll}/${blocks}`).join(', '),
     );
     expect(blocks).toBeGreaterThan(100);
   }, 600_000);
