@@ -13,6 +13,7 @@ export {
 export { MAX_BANNER_TEXT_LENGTH, terminalSafeText } from './sanitize.ts';
 export {
   type BannerApp,
+  browsableUrl,
   printServeBanner,
   runtimeLabel,
   serveBannerOptions,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { App } from '@charter/app';
 import {
+  browsableUrl,
   printServeBanner,
   runtimeLabel,
   serveBannerOptions,
@@ -47,6 +48,18 @@ describe('serveBannerOptions', () => {
     expect(bare.links).toEqual([]);
     expect(bare.name).toBe('app');
     expect(bare.version).toBeUndefined();
+  });
+
+  test('a server on every interface is shown at localhost', () => {
+    expect(browsableUrl('http://0.0.0.0:3000')).toBe('http://localhost:3000');
+    expect(browsableUrl('http://[::]:8080')).toBe('http://localhost:8080');
+    expect(browsableUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(browsableUrl('http://0.0.0.0.example:3000')).toBe('http://0.0.0.0.example:3000');
+    const app = new App({ docs: true, logger: false });
+    expect(serveBannerOptions(app, 'http://0.0.0.0:3000').links?.[0]).toEqual({
+      label: 'Docs',
+      url: 'http://localhost:3000/docs',
+    });
   });
 
   test('runtimeLabel names this runtime', () => {

@@ -43,8 +43,17 @@ function join(base: string, path: unknown): string | undefined {
   return `${base.replace(/\/+$/, '')}${path}`;
 }
 
+/**
+ * `url` as a person can open it: a server listening on every interface (`0.0.0.0`, `[::]`) is reached
+ * on this machine at `localhost`.
+ */
+export function browsableUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)(?:0\.0\.0\.0|\[::\])(?=[:/]|$)/, '$1localhost');
+}
+
 /** The banner options for `app` listening at `url`: its name, version, runtime, docs and OpenAPI links. */
-export function serveBannerOptions(app: BannerApp, url: string): PrintStartupBannerOptions {
+export function serveBannerOptions(app: BannerApp, listeningUrl: string): PrintStartupBannerOptions {
+  const url = typeof listeningUrl === 'string' ? browsableUrl(listeningUrl) : listeningUrl;
   const links: StartupBannerLink[] = [];
   const docs = join(url, app?.docsPath);
   if (docs !== undefined) links.push({ label: 'Docs', url: docs });
