@@ -154,7 +154,7 @@ describe('serverCardRoute', () => {
           return new Response('{}', { status: 500, headers: { 'content-type': 'application/json' } });
         return server.handler(request);
       },
-      { info: server.handler.info },
+      { info: server.handler.info, notifyResourceUpdated: server.handler.notifyResourceUpdated },
     );
     const flaky = cardApp({ origin: ORIGIN, handler, tools: server.tools });
     expect((await flaky.request(SERVER_CARD_PATH)).status).toBe(500);

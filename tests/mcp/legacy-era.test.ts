@@ -1011,7 +1011,19 @@ describe('the tool request context on a legacy request', () => {
     );
     const { ctx } = fx.seen[before] as unknown as { ctx: Record<string, unknown> };
     expect(Object.keys(ctx).sort()).toEqual(
-      ['clientCapabilities', 'era', 'id', 'log', 'method', 'progress', 'protocolVersion', 'request'].sort(),
+      [
+        'clientCapabilities',
+        'elicit',
+        'era',
+        'id',
+        'listRoots',
+        'log',
+        'method',
+        'progress',
+        'protocolVersion',
+        'request',
+        'sample',
+      ].sort(),
     );
     expect(ctx).toMatchObject({
       protocolVersion: '2025-06-18',

@@ -869,14 +869,17 @@ describe('the tool request context (framework.md "Tool request context")', () =>
       [
         'clientCapabilities',
         'clientInfo',
+        'elicit',
         'era',
         'id',
+        'listRoots',
         'log',
         'logLevel',
         'method',
         'progress',
         'protocolVersion',
         'request',
+        'sample',
       ].sort(),
     );
     expect(ctx.request).toBeInstanceOf(Request);

@@ -252,7 +252,10 @@ export function serverCapabilities(
 ): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
   if (catalog.tools.size > 0) capabilities.tools = {};
-  if (catalog.resources.size > 0 || catalog.templates.length > 0) capabilities.resources = {};
+  if (catalog.resources.size > 0 || catalog.templates.length > 0) {
+    // Subscriptions need a session to notify on (subscriptions.ts): legacy era, with a store.
+    capabilities.resources = era === 'legacy' && options.sessions !== undefined ? { subscribe: true } : {};
+  }
   if (catalog.prompts.size > 0) capabilities.prompts = {};
   if (catalog.completions) capabilities.completions = {};
   // logging/setLevel exists only in the legacy era; the modern one opts in per request with `_meta`.

@@ -29,6 +29,9 @@ import {
   methodNotFound,
 } from './server.ts';
 import type { McpClientCapabilities, McpClientInfo, McpRequestContext } from './types.ts';
+import type { LiveSession } from './session.ts';
+import { type ClientAsker, clientRequests, refusingAsker, sessionAsker } from './session-requests.ts';
+import { SESSION_METHODS } from './subscriptions.ts';
 
 type Method = (call: McpCall) => MethodResult | Promise<MethodResult>;
 
@@ -94,6 +97,8 @@ export interface RequestFrame {
   readonly exposeInternalErrors: boolean;
   /** Where progress and log notifications go; absent in a batch (they are dropped). */
   readonly notifications?: NotificationChannel;
+  /** The legacy session of the request (session.ts), when the handler keeps sessions. */
+  readonly session?: LiveSession;
 }
 
 /** A JSON-RPC answer and the HTTP status it travels with. */
@@ -104,6 +109,8 @@ export interface Answer {
 
 function methodOf(server: McpServerState, era: McpEra, method: string): Method | undefined {
   if (method === 'completion/complete') return server.catalog.completions ? complete : undefined;
+  if (era === 'legacy' && Object.hasOwn(SESSION_METHODS, method))
+    return server.sessions === undefined ? undefined : SESSION_METHODS[method];
   if (era === 'modern' && Object.hasOwn(CAPABILITY_OF, method)) {
     const capability = CAPABILITY_OF[method] as string;
     if (!Object.hasOwn(serverCapabilities(server.catalog, server.options, era), capability)) return undefined;
@@ -201,6 +208,9 @@ function modernContext(
     ...(logLevel === undefined ? {} : { logLevel }),
     progress: progressReporter(frame.notifications, params),
     log: logReporter(frame.notifications, logLevel as string | undefined),
+    ...clientRequests(
+      refusingAsker('2026-07-28 has no server-to-client requests; answer inputRequired(...) instead'),
+    ),
   };
 }
 
@@ -229,7 +239,8 @@ function legacyContext(
   if (header !== null && !server.options.legacyVersions.includes(header))
     throw unsupportedVersion(server, header);
   checkMirrors(request.headers, message.method, params, false);
-  let version = header ?? MCP_DEFAULT_LEGACY_VERSION;
+  const session = frame.session?.record;
+  let version = header ?? session?.protocolVersion ?? MCP_DEFAULT_LEGACY_VERSION;
   if (message.method === 'initialize' && typeof params.protocolVersion === 'string') {
     version = server.options.legacyVersions.includes(params.protocolVersion)
       ? params.protocolVersion
@@ -241,11 +252,25 @@ function legacyContext(
     era: 'legacy',
     id: message.id,
     method: message.method,
-    clientCapabilities: {},
+    // Only a session remembers what initialize declared.
+    clientCapabilities: session?.clientCapabilities ?? {},
+    ...(session?.clientInfo === undefined ? {} : { clientInfo: session.clientInfo }),
     progress: progressReporter(frame.notifications, params),
-    // No session remembers logging/setLevel: messages from `info` up are sent.
-    log: logReporter(frame.notifications, 'info'),
+    // Without a session nothing remembers logging/setLevel: messages from `info` up are sent.
+    log: logReporter(frame.notifications, session?.logLevel ?? 'info'),
+    ...clientRequests(askerOf(frame)),
   };
+}
+
+/** How a legacy request asks its client: through its session, or not at all. */
+function askerOf(frame: RequestFrame): ClientAsker {
+  const keeper = frame.server.sessions;
+  if (keeper === undefined || frame.session === undefined) {
+    return refusingAsker(
+      'this tool server keeps no sessions (give createMcpHandler a sessions store to send requests to clients)',
+    );
+  }
+  return sessionAsker(keeper, frame.session, frame.notifications);
 }
 
 /** A modern result: `resultType`, cache hints on the cacheable ones, the server's identity in `_meta`. */
@@ -313,7 +338,15 @@ export async function serveRequest(
         : `this server does not declare the ${capability} capability`;
     return errorAnswer(message.id, methodNotFound(message.method, era === 'modern' ? 404 : 200, detail));
   }
-  const call: McpCall = { server, params, ctx, exposeInternalErrors: frame.exposeInternalErrors };
+  const call: McpCall = {
+    server,
+    params,
+    ctx,
+    exposeInternalErrors: frame.exposeInternalErrors,
+    ...(era === 'legacy' && frame.session !== undefined && server.sessions !== undefined
+      ? { session: frame.session, ask: sessionAsker(server.sessions, frame.session, frame.notifications) }
+      : {}),
+  };
   try {
     const outcome = await method(call);
     return { status: 200, body: jsonRpcResult(message.id, decorate(call, outcome)) };

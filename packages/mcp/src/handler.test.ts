@@ -386,6 +386,8 @@ describe('createMcpHandler info', () => {
       prompts: ['summary'],
       // 2025-03-26, the one revision with batches, is not served.
       maxBatchSize: 0,
+      // No sessions store: stateless.
+      sessions: 'stateless',
     });
     expect(handlerOf().info.maxBatchSize).toBe(16);
     expect(handlerOf({ maxBatchSize: 4 }).info.maxBatchSize).toBe(4);

@@ -12,8 +12,10 @@
  *   7. Era and ladder    dispatch.ts: modern `_meta` and mirrored headers, or the legacy rules
  *   8. Method            the result, or a JSON-RPC error that echoes the request id
  *
- * The handler keeps no session: it never issues `Mcp-Session-Id` and ignores one it receives, as
- * the transport allows (sessions are optional, 2025-03-26 §Session Management).
+ * Without a `sessions` store the handler keeps no session: it never issues `Mcp-Session-Id` and
+ * ignores one it receives, as the transport allows (sessions are optional, 2025-03-26 §Session
+ * Management), and `info.sessions` says so. With one, legacy requests live in sessions (session.ts),
+ * GET opens a session's stream (stream.ts) and DELETE ends a session.
  */
 import { type AnyContext, type HttpError, isHttpError } from '@charter/core';
 import {
@@ -32,7 +34,16 @@ import { acceptsEventStream, eventStream, NotificationChannel } from './notifica
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
 import type { McpServerState } from './server.ts';
-import { forbiddenOrigin, isOriginAllowed, methodNotAllowed, Responder } from './transport.ts';
+import { replyChannel, SessionKeeper, storeDown } from './session.ts';
+import { SessionStreams } from './stream.ts';
+import {
+  ENDPOINT_METHODS,
+  forbiddenOrigin,
+  isOriginAllowed,
+  methodNotAllowed,
+  Responder,
+  SESSION_ENDPOINT_METHODS,
+} from './transport.ts';
 
 /** What the App tells the handler when it runs behind `mcpRoutes`. */
 export interface McpHandlerContext {
@@ -47,6 +58,12 @@ export interface McpHandler {
   (request: Request, context?: McpHandlerContext): Promise<Response>;
   /** A description of the server for the GET hint and for route documentation. */
   readonly info: McpHandlerInfo;
+  /**
+   * Announces that the resource at `uri` changed: every session watching it (`resources/subscribe`)
+   * gets `notifications/resources/updated` on its GET stream, on whichever instance that stream is.
+   * Without a `sessions` store there is no one to tell and it resolves at once.
+   */
+  notifyResourceUpdated(uri: string): Promise<void>;
 }
 
 /** What the endpoint tells a GET (and its route documentation). */
@@ -60,6 +77,11 @@ export interface McpHandlerInfo {
   readonly maxBatchSize: number;
   /** The handler's Origin policy (absent, loopback or listed), for the App's cross-origin guard. */
   readonly allowsOrigin: (origin: string) => boolean;
+  /**
+   * `stateful` when the handler keeps legacy-era sessions (a `sessions` store): `Mcp-Session-Id`,
+   * the GET stream, DELETE, subscriptions, server-to-client requests. `stateless` otherwise.
+   */
+  readonly sessions: 'stateful' | 'stateless';
 }
 
 /**
@@ -68,11 +90,18 @@ export interface McpHandlerInfo {
  */
 export function createMcpHandler(options: McpHandlerOptions): McpHandler {
   const resolved = resolveMcpOptions(options);
+  const keeper =
+    resolved.sessions === undefined
+      ? undefined
+      : new SessionKeeper(resolved.sessions, resolved.requestStatePrincipal);
   const server: McpServerState = Object.freeze({
     options: resolved,
     catalog: buildCatalog(resolved),
     sealer: createRequestStateSealer({ key: resolved.requestStateKey, ttlMs: resolved.requestStateTtlMs }),
+    ...(keeper === undefined ? {} : { sessions: keeper }),
   });
+  const streams = keeper === undefined ? undefined : new SessionStreams(keeper);
+  const allow = keeper === undefined ? ENDPOINT_METHODS : SESSION_ENDPOINT_METHODS;
   const responder = new Responder(resolved.headers);
   const info: McpHandlerInfo = Object.freeze({
     serverInfo: resolved.serverInfo,
@@ -82,6 +111,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     prompts: Object.freeze([...server.catalog.prompts.keys()]),
     maxBatchSize: resolved.protocolVersions.includes('2025-03-26') ? resolved.maxBatchSize : 0,
     allowsOrigin: (origin: string) => isOriginAllowed(origin, resolved.allowedOrigins),
+    sessions: keeper === undefined ? 'stateless' : 'stateful',
   });
 
   const handle = async (request: Request, context?: McpHandlerContext): Promise<Response> => {
@@ -90,7 +120,16 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (!isOriginAllowed(origin, resolved.allowedOrigins))
       return responder.problem(forbiddenOrigin(origin as string));
     // 2. HTTP method
-    if (request.method === 'OPTIONS') return responder.options();
+    if (request.method === 'OPTIONS') return responder.options(allow);
+    if (request.method === 'GET' && streams !== undefined) {
+      const outcome = await streams.open(request);
+      if (outcome !== undefined)
+        return 'error' in outcome ? responder.problem(outcome.error) : responder.eventStream(outcome.body);
+    }
+    if (request.method === 'DELETE' && keeper !== undefined) {
+      const refused = await keeper.end(request);
+      return refused === undefined ? responder.noContent() : responder.problem(refused);
+    }
     if (request.method !== 'POST') {
       const hint =
         request.method === 'GET'
@@ -101,7 +140,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
               hint: 'POST JSON-RPC 2.0 messages to this URL',
             }
           : undefined;
-      return responder.problem(methodNotAllowed(request.method), hint);
+      return responder.problem(methodNotAllowed(request.method, allow), hint);
     }
     // 3. Content-Type
     const contentType = request.headers.get('content-type');
@@ -112,11 +151,28 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (isHttpError(bytes)) return responder.problem(bytes as HttpError);
     const parsed = parseJsonRpcBody(bytes as Uint8Array);
     if (!parsed.ok) return responder.json(jsonRpcError(null, parsed.error.code, parsed.error.message), 400);
+    // Sessions (session.ts): which messages need one, and the session they name.
+    const gate = keeper === undefined ? undefined : await keeper.gate(request, parsed.value);
+    if (gate?.kind === 'refused') return responder.problem(gate.error);
+    const session = gate?.kind === 'session' ? gate.session : undefined;
     const frame: RequestFrame = {
       request,
       server,
       exposeInternalErrors: exposesInternalErrors(resolved, context?.production),
+      ...(session === undefined ? {} : { session }),
     };
+    if (session !== undefined && keeper !== undefined && !Array.isArray(parsed.value)) {
+      const classified = classifyMessage(parsed.value);
+      // A client's answer to a server-to-client request: to the instance waiting for it.
+      if (classified.kind === 'response' && typeof classified.id === 'string') {
+        try {
+          await keeper.store.publish(replyChannel(session.id, classified.id), JSON.stringify(parsed.value));
+        } catch {
+          return responder.problem(storeDown());
+        }
+        return responder.accepted();
+      }
+    }
     // 5. Batch
     if (Array.isArray(parsed.value)) return serveBatch(frame, responder, parsed.value, context?.ctx);
     // 6-8. Message, era and ladder, method; notifications the handler sends before its result turn
@@ -139,7 +195,25 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     }
     notifications.close();
     const { answer } = first;
-    return answer === undefined ? responder.accepted() : responder.json(answer.body, answer.status);
+    if (answer === undefined) return responder.accepted();
+    const response = responder.json(answer.body, answer.status);
+    if (gate?.kind === 'initialize' && 'result' in answer.body) {
+      const result = answer.body.result as { protocolVersion?: unknown };
+      const minted = await (keeper as SessionKeeper).mint(
+        request,
+        (parsed.value as { params?: unknown }).params,
+        String(result.protocolVersion),
+      );
+      if (typeof minted !== 'string') return responder.problem(minted);
+      response.headers.set('mcp-session-id', minted);
+    }
+    return response;
   };
-  return Object.assign(handle, { info });
+  const notifyResourceUpdated = async (uri: string): Promise<void> => {
+    if (typeof uri !== 'string' || uri.length === 0) {
+      throw new TypeError('notifyResourceUpdated needs the resource URI (a non-empty string)');
+    }
+    await streams?.notifyResourceUpdated(uri);
+  };
+  return Object.assign(handle, { info, notifyResourceUpdated });
 }

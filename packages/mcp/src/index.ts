@@ -58,3 +58,11 @@ export type {
   McpToolReturn,
   McpToolSchema,
 } from './types.ts';
+export {
+  type McpSessionRecord,
+  type McpSessionStore,
+  type MemoryMcpSessionStoreOptions,
+  memoryMcpSessionStore,
+} from './session-store.ts';
+export type { McpSessionOptions } from './session.ts';
+export type { McpClientRequestOptions } from './session-requests.ts';

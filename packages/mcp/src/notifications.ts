@@ -25,9 +25,15 @@ export class NotificationChannel {
   }
 
   push(method: string, params: Record<string, unknown>): void {
-    if (!this.enabled || this.#closed) return;
-    this.#queue.push({ jsonrpc: '2.0', method, params });
+    this.send({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Queues any JSON-RPC message (a server-to-client request, session.ts); false when the stream cannot carry it. */
+  send(message: Record<string, unknown>): boolean {
+    if (!this.enabled || this.#closed) return false;
+    this.#queue.push(message);
     this.#listener?.();
+    return true;
   }
 
   /** Resolves at the first notification. */

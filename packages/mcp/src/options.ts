@@ -14,6 +14,7 @@ import {
 } from './constants.ts';
 import { isModernProtocolVersion } from './era.ts';
 import { metaKeyProblem } from './records.ts';
+import { type McpSessionOptions, type ResolvedSessionOptions, resolveSessionOptions } from './session.ts';
 import type {
   McpCacheHints,
   McpPrompt,
@@ -116,6 +117,12 @@ export interface McpHandlerOptions {
   requestStatePrincipal?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Observes unexpected throws of handlers (the client sees -32603). Default: `console.error`. */
   onError?: (error: unknown, info: { readonly method: string; readonly name?: string }) => void;
+  /**
+   * Legacy-era sessions (`Mcp-Session-Id`), resource subscriptions, the GET stream and
+   * server-to-client requests: give a store (`{ store: memoryMcpSessionStore() }`, or charter/redis
+   * `redisMcpSessionStore` for several instances). Without it the handler is stateless.
+   */
+  sessions?: McpSessionOptions;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -149,6 +156,7 @@ export interface ResolvedMcpOptions {
     | ((request: Request) => string | undefined | Promise<string | undefined>)
     | undefined;
   readonly onError: (error: unknown, info: { readonly method: string; readonly name?: string }) => void;
+  readonly sessions: ResolvedSessionOptions | undefined;
 }
 
 function fail(option: string, message: string): never {
@@ -333,6 +341,7 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
     requestStateTtlMs: positiveInteger('requestStateTtlMs', options.requestStateTtlMs, 600_000),
     requestStatePrincipal: options.requestStatePrincipal,
     onError: options.onError ?? defaultOnError,
+    sessions: resolveSessionOptions(options.sessions),
   });
 }
 

@@ -7,6 +7,8 @@ import { MCP_ERROR_CODES } from './constants.ts';
 import { McpError } from './errors.ts';
 import type { ResolvedMcpOptions } from './options.ts';
 import type { RequestStateSealer } from './request-state.ts';
+import type { LiveSession, SessionKeeper } from './session.ts';
+import type { ClientAsker } from './session-requests.ts';
 import type { McpRequestContext } from './types.ts';
 
 /** One handler's fixed parts. */
@@ -14,6 +16,8 @@ export interface McpServerState {
   readonly options: ResolvedMcpOptions;
   readonly catalog: Catalog;
   readonly sealer: RequestStateSealer;
+  /** Present when the app gave the handler a session store (`sessions` option). */
+  readonly sessions?: SessionKeeper;
 }
 
 /** One JSON-RPC request being served. */
@@ -25,6 +29,10 @@ export interface McpCall {
   readonly ctx: McpRequestContext;
   /** Whether unexpected errors may show their message. */
   readonly exposeInternalErrors: boolean;
+  /** The legacy session the request belongs to, when the handler keeps sessions. */
+  readonly session?: LiveSession;
+  /** Sends server-to-client requests inside that session. */
+  readonly ask?: ClientAsker;
 }
 
 /** What a method answers: its result, and whether that result carries cache hints in the modern era. */

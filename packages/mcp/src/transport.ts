@@ -12,6 +12,9 @@ import type { JsonRpcResponse } from '@charter/json-rpc';
  */
 export const ENDPOINT_METHODS = 'POST, OPTIONS';
 
+/** Methods of an endpoint that keeps sessions: GET opens a session's stream, DELETE ends a session. */
+export const SESSION_ENDPOINT_METHODS = 'GET, POST, DELETE, OPTIONS';
+
 function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
   if (hostname === '[::1]') return true;
@@ -85,6 +88,11 @@ export class Responder {
     return new Response(null, { status: 202, headers: this.#base() });
   }
 
+  /** 204 with no body: a session was ended (DELETE). */
+  noContent(): Response {
+    return new Response(null, { status: 204, headers: this.#base() });
+  }
+
   /** A problem document for a refusal below JSON-RPC (origin, method, media type, size). */
   problem(error: HttpError, extensions?: Record<string, unknown>): Response {
     const problem = { ...error.toProblem(false), ...extensions };
@@ -93,9 +101,9 @@ export class Responder {
   }
 
   /** 204 for a CORS preflight or an OPTIONS probe. */
-  options(): Response {
+  options(allow: string = ENDPOINT_METHODS): Response {
     const headers = this.#base();
-    headers.set('allow', ENDPOINT_METHODS);
+    headers.set('allow', allow);
     return new Response(null, { status: 204, headers });
   }
 }
@@ -108,9 +116,9 @@ export function forbiddenOrigin(origin: string): HttpError {
 }
 
 /** 405 for GET (no server-to-client stream is offered) and any other method but POST and OPTIONS. */
-export function methodNotAllowed(method: string): HttpError {
+export function methodNotAllowed(method: string, allow: string = ENDPOINT_METHODS): HttpError {
   return new MethodNotAllowedError(
-    ENDPOINT_METHODS.split(', '),
+    allow.split(', '),
     method === 'GET'
       ? 'This tool server offers no server-to-client stream: send JSON-RPC requests with POST'
       : `${method.slice(0, 20)} is not supported here: send JSON-RPC requests with POST`,

@@ -176,6 +176,23 @@ export interface McpRequestContext {
    * up. Only when the client accepts an event stream.
    */
   readonly log: (level: McpLogLevel, data: unknown, logger?: string) => void;
+  /**
+   * Legacy era, inside a session (a handler with `sessions`): asks the client to sample
+   * (`sampling/createMessage`) and resolves with its `CreateMessageResult`. Rejects when there is no
+   * session, the client did not declare `sampling`, refused, or did not answer within the deadline
+   * (-32001). In 2026-07-28 answer `inputRequired(...)` instead (which works in sessions too).
+   */
+  readonly sample: (
+    params: Readonly<Record<string, unknown>>,
+    options?: { timeoutMs?: number },
+  ) => Promise<Record<string, unknown>>;
+  /** As `sample`, for `elicitation/create`: resolves with the `ElicitResult` (`action`, `content`). */
+  readonly elicit: (
+    params: Readonly<Record<string, unknown>>,
+    options?: { timeoutMs?: number },
+  ) => Promise<Record<string, unknown>>;
+  /** As `sample`, for `roots/list`: resolves with the `ListRootsResult` (`roots`). */
+  readonly listRoots: (options?: { timeoutMs?: number }) => Promise<Record<string, unknown>>;
 }
 
 /** RFC 5424 severities as MCP names them. */

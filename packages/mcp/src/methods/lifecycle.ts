@@ -48,11 +48,14 @@ export function ping(): MethodResult {
  * session and answers with JSON, so there is no stream to send `notifications/message` on: the
  * level is accepted and no log notifications follow.
  */
-export function setLogLevel(call: McpCall): MethodResult {
+export async function setLogLevel(call: McpCall): Promise<MethodResult> {
   const level = call.params.level;
   if (typeof level !== 'string' || !MCP_LOG_LEVELS.includes(level)) {
     throw invalidParams(`params.level must be one of ${MCP_LOG_LEVELS.join(', ')}`);
   }
+  // Inside a session the level is remembered: later requests of the session log from it up.
+  if (call.session !== undefined && call.server.sessions !== undefined)
+    await call.server.sessions.update(call.session, { logLevel: level });
   return { result: {} };
 }
 

@@ -3,6 +3,7 @@
  * strings; a required one missing, or an unknown prompt, is -32602.
  */
 import { inputRequiredResult, isInputRequired, openRetry } from '../input-required.ts';
+import { withClientInput } from '../session-requests.ts';
 import { type McpCall, type MethodResult, invalidParams, isRecord } from '../server.ts';
 
 /** `prompts/get`. */
@@ -35,7 +36,9 @@ export async function getPrompt(call: McpCall): Promise<MethodResult> {
     );
   }
   const retry = await openRetry(call, name, raw);
-  const answer = await prompt.get(Object.freeze(args), { ...call.ctx, ...retry });
+  const answer = await withClientInput({ ...call.ctx, ...retry }, call.ask, (c) =>
+    prompt.get(Object.freeze(args), c),
+  );
   if (isInputRequired(answer)) return inputRequiredResult(call, answer, name, raw);
   if (!isRecord(answer) || !Array.isArray(answer.messages)) {
     throw new Error(`prompt ${name} returned no messages array`);

@@ -6,6 +6,7 @@
 import { MCP_ERROR_CODES } from '../constants.ts';
 import { McpError } from '../errors.ts';
 import { inputRequiredResult, isInputRequired, openRetry } from '../input-required.ts';
+import { withClientInput } from '../session-requests.ts';
 import { type McpCall, type MethodResult, invalidParams, isRecord } from '../server.ts';
 import type { McpResourceContents } from '../types.ts';
 
@@ -49,13 +50,13 @@ export async function readResource(call: McpCall): Promise<MethodResult> {
   let mimeType: string | undefined;
   const fixed = catalog.resources.get(uri);
   if (fixed !== undefined) {
-    answer = await fixed.read(ctx);
+    answer = await withClientInput(ctx, call.ask, (c) => fixed.read(c));
     mimeType = fixed.mimeType;
   } else {
     for (const { template, compiled } of catalog.templates) {
       const variables = compiled.match(uri);
       if (variables === undefined) continue;
-      answer = await template.read(uri, variables, ctx);
+      answer = await withClientInput(ctx, call.ask, (c) => template.read(uri, variables, c));
       mimeType = template.mimeType;
       break;
     }

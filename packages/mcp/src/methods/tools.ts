@@ -10,6 +10,7 @@ import type { CompiledTool } from '../catalog.ts';
 import { McpToolError } from '../errors.ts';
 import { checkMcpParamHeaders } from '../headers.ts';
 import { inputRequiredResult, isInputRequired, openRetry } from '../input-required.ts';
+import { withClientInput } from '../session-requests.ts';
 import { renderLocation, validateMcpInput } from '../input-schema.ts';
 import { headerMismatch, type McpCall, type MethodResult, invalidParams, isRecord } from '../server.ts';
 import type { McpContent, McpToolResult } from '../types.ts';
@@ -115,7 +116,7 @@ export async function callTool(call: McpCall): Promise<MethodResult> {
   const ctx = { ...call.ctx, ...retry };
   let answer: unknown;
   try {
-    answer = await compiled.tool.handler(value, ctx);
+    answer = await withClientInput(ctx, call.ask, (c) => compiled.tool.handler(value, c));
   } catch (error) {
     if (!(error instanceof McpToolError)) throw error;
     const content: readonly McpContent[] = error.content ?? [{ type: 'text', text: error.message }];

@@ -1,0 +1,227 @@
+/**
+ * What the session tests share: a small tool server with a session store (tools that ask the client,
+ * one resource), the legacy handshake done by hand, and an SSE reader for the answers and the GET
+ * stream.
+ */
+import { expect } from 'bun:test';
+import {
+  createMcpHandler,
+  inputRequired,
+  type McpHandler,
+  type McpHandlerOptions,
+  type McpRequestContext,
+  type McpSessionStore,
+  memoryMcpSessionStore,
+} from '@charter/mcp';
+
+export const LEGACY = '2025-11-25';
+export const MODERN = '2026-07-28';
+export const WATCHED = 'notes://today';
+
+/** Every request context a tool saw, for assertions on what a session carries. */
+export const seen: McpRequestContext[] = [];
+
+/** A handler over `store` (a fresh memory store by default); `options` override the fixture's. */
+export function sessionHandler(
+  options: Partial<McpHandlerOptions> & { store?: McpSessionStore } = {},
+): McpHandler {
+  const { store, ...rest } = options;
+  return createMcpHandler({
+    serverInfo: { name: 'sessions-fixture', version: '1.0.0' },
+    tools: [
+      {
+        name: 'inspect',
+        description: 'Records its context',
+        inputSchema: { type: 'object', properties: {} },
+        handler: (_args, ctx) => {
+          seen.push(ctx);
+          ctx.log('info', 'inspected');
+          return 'ok';
+        },
+      },
+      {
+        name: 'ask_model',
+        description: 'Samples through ctx.sample',
+        inputSchema: { type: 'object', properties: {} },
+        handler: async (_args, ctx) => {
+          const answer = await ctx.sample({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+            maxTokens: 10,
+          });
+          return `model said: ${(answer.content as { text: string }).text}`;
+        },
+      },
+      {
+        name: 'ask_user',
+        description: 'Elicits through an input-required answer',
+        inputSchema: { type: 'object', properties: {} },
+        handler: (_args, ctx) => {
+          const reply = ctx.inputResponses?.name as
+            | { action?: string; content?: { name?: string } }
+            | undefined;
+          if (reply === undefined) {
+            return inputRequired({
+              inputRequests: {
+                name: {
+                  method: 'elicitation/create',
+                  params: {
+                    message: 'Your name?',
+                    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+                  },
+                },
+              },
+              requestState: 'asked',
+            });
+          }
+          return `hello ${reply.content?.name} (${String(ctx.requestState)})`;
+        },
+      },
+      {
+        name: 'list_roots',
+        description: 'Lists the client roots',
+        inputSchema: { type: 'object', properties: {} },
+        handler: async (_args, ctx) => {
+          const { roots } = (await ctx.listRoots({ timeoutMs: 5_000 })) as { roots: { uri: string }[] };
+          return roots.map((root) => root.uri).join(',');
+        },
+      },
+    ],
+    resources: [{ uri: WATCHED, name: 'today', read: () => 'notes of today' }],
+    exposeInternalErrors: true,
+    onError: () => {},
+    ...rest,
+    sessions: rest.sessions ?? { store: store ?? memoryMcpSessionStore() },
+  });
+}
+
+/** A stateless handler: the same catalog, no store. */
+export function statelessHandler(): McpHandler {
+  return createMcpHandler({
+    serverInfo: { name: 'sessions-fixture', version: '1.0.0' },
+    tools: [
+      {
+        name: 'ask_model',
+        description: 'Samples through ctx.sample',
+        inputSchema: { type: 'object', properties: {} },
+        handler: async (_args, ctx) => {
+          await ctx.sample({ messages: [], maxTokens: 1 });
+          return 'unreachable';
+        },
+      },
+    ],
+    resources: [{ uri: WATCHED, name: 'today', read: () => 'notes of today' }],
+    exposeInternalErrors: true,
+    onError: () => {},
+  });
+}
+
+let nextId = 1;
+
+/** A JSON-RPC request body. */
+export function rpc(method: string, params: Record<string, unknown> = {}, id: string | number = nextId++) {
+  return { jsonrpc: '2.0', id, method, params };
+}
+
+/** Sends to the handler at `/mcp`. */
+export function call(
+  handler: McpHandler,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Response> {
+  const method = init.method ?? 'POST';
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    ...init.headers,
+  };
+  return handler(
+    new Request('http://127.0.0.1/mcp', {
+      method,
+      headers,
+      body: init.body === undefined ? null : JSON.stringify(init.body),
+    }),
+  );
+}
+
+/** The legacy handshake: initialize, then notifications/initialized. Returns the session id. */
+export async function initialize(
+  handler: McpHandler,
+  capabilities: Record<string, unknown> = { sampling: {}, elicitation: {}, roots: {} },
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await call(handler, {
+    headers,
+    body: rpc('initialize', {
+      protocolVersion: LEGACY,
+      capabilities,
+      clientInfo: { name: 'test', version: '1' },
+    }),
+  });
+  expect(res.status).toBe(200);
+  const id = res.headers.get('mcp-session-id');
+  expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const done = await call(handler, {
+    headers: { 'mcp-session-id': id as string, 'mcp-protocol-version': LEGACY, ...headers },
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  });
+  expect(done.status).toBe(202);
+  return id as string;
+}
+
+/** Headers of a request inside session `id`. */
+export function inSession(id: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY, ...extra };
+}
+
+/** Reads SSE `message` events of a stream one at a time (comment lines skipped). */
+export class SseReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #decoder = new TextDecoder();
+  #buffer = '';
+
+  constructor(body: ReadableStream<Uint8Array> | null) {
+    if (body === null) throw new Error('no body');
+    this.#reader = body.getReader();
+  }
+
+  /** The next message, parsed; undefined when the stream ended. Fails after `timeoutMs`. */
+  async next(timeoutMs = 10_000): Promise<Record<string, unknown> | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = this.#buffer.indexOf('\n\n');
+      if (end !== -1) {
+        const block = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 2);
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
+        if (data.length > 0) return JSON.parse(data) as Record<string, unknown>;
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no SSE event in time');
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const chunk = await Promise.race([
+        this.#reader.read(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no SSE event in time')), left);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (chunk.done) return undefined;
+      this.#buffer += this.#decoder.decode(chunk.value, { stream: true });
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.#reader.cancel().catch(() => {});
+  }
+}
+
+/** A store whose every call fails, as a Redis that is down would after its deadline. */
+export function brokenStore(): McpSessionStore {
+  const down = async (): Promise<never> => {
+    throw new Error('store down');
+  };
+  return { set: down, get: down, delete: down, publish: down, subscribe: down };
+}
