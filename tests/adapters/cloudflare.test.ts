@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { App, clientIp } from 'charter';
 import { toWorker, workerContext, workerEnv } from 'charter/cloudflare';
 import { describeBehaviour } from './behaviour/bun.ts';
+import { behaviourChecks } from './behaviour/checks.ts';
 import { bundleWorker, COMPATIBILITY_DATE, Miniflare } from './behaviour/runtimes/cloudflare.ts';
 import { rawHandshake } from './behaviour/runtimes/raw-handshake.ts';
 
@@ -76,6 +77,16 @@ async function json(path: string, init?: RequestInit): Promise<{ status: number;
 }
 
 describe('charter/cloudflare on workerd', () => {
+  test('the behaviour checks also pass run inside workerd, through toWorker in the isolate', async () => {
+    const res = await fetch(`${origin}/__self-check`);
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as {
+      results: Array<{ name: string; ok: boolean; error?: string }>;
+    };
+    expect(results.map((r) => r.name)).toEqual(behaviourChecks.map((check) => check.name));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  });
+
   test('env and the execution context are reachable from ctx.request', async () => {
     expect(await json('/platform')).toEqual({
       status: 200,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { describeBehaviour } from './behaviour/bun.ts';
-import type { BehaviourTarget } from './behaviour/checks.ts';
+import { type BehaviourTarget, behaviourChecks } from './behaviour/checks.ts';
 import { type DenoSandbox, denoSandbox, spawnDeno } from './behaviour/runtimes/deno.ts';
 import { rawHandshake } from './behaviour/runtimes/raw-handshake.ts';
 import { readLines } from '../support/lines.ts';
@@ -172,6 +172,21 @@ describe('charter/deno on Deno', () => {
     expect(bare.status).toBe(400);
     expect(await bare.text()).toBe('');
   });
+
+  test('the behaviour checks also pass run inside Deno (in process, the typed client included)', async () => {
+    const proc = spawnDeno(sandbox, 'deno-checks.ts');
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const { results } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+      results: Array<{ name: string; ok: boolean; error?: string }>;
+    };
+    expect(results.map((r) => r.name)).toEqual(behaviourChecks.map((check) => check.name));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  }, 60_000);
 
   test('the serve handle: sync return, ready, close() at any time, the signal option, start failures', async () => {
     const proc = spawnDeno(sandbox, 'deno-handle.ts');

@@ -3,12 +3,14 @@
  * bundled by Bun.build from the built package: the behaviour app through `toWorker`, plus probes of
  * the adapter itself: GET /peer (the client address), GET /platform (env and the execution context
  * from `ctx.request`), GET /later and GET /stored (work kept alive by `waitUntil` after the answer),
- * and the WebSocket route /ws (echoes text, reports binary lengths, closes on "bye").
+ * the WebSocket route /ws (echoes text, reports binary lengths, closes on "bye"), and GET /__self-check
+ * (below).
  */
 import { clientIp } from 'charter';
 import { toWorker, workerContext, workerEnv } from 'charter/cloudflare';
 import { z } from 'zod';
 import { createBehaviourApp } from '../app.ts';
+import { runBehaviourChecks } from '../checks.ts';
 
 /** The bindings miniflare gives this worker. */
 interface Env {
@@ -69,4 +71,21 @@ app.ws('/ws', {
   },
 });
 
-export default toWorker<Env>(app);
+const worker = toWorker<Env>(app);
+
+/**
+ * The module worker: the App through `toWorker`, plus GET /__self-check, which runs the behaviour
+ * checks inside workerd against this same worker (each check's request through `worker.fetch` with
+ * the real env and execution context) and answers their results as JSON: the suite run in-isolate,
+ * the typed client included.
+ */
+export default {
+  async fetch(request: Request, env: Env, ctx: Parameters<typeof worker.fetch>[2]): Promise<Response> {
+    if (new URL(request.url).pathname !== '/__self-check') return worker.fetch(request, env, ctx);
+    const results = await runBehaviourChecks({
+      baseUrl: 'http://worker.self',
+      fetch: (inner) => worker.fetch(inner, env, ctx),
+    });
+    return Response.json({ results });
+  },
+};
