@@ -311,3 +311,23 @@ describe('repositoryUrlOf', () => {
     expect(repositoryUrlOf('javascript:alert(1)')).toBeUndefined();
   });
 });
+
+describe('the folded reference section of the navigation', () => {
+  const withReference = buildContent([
+    page('index.md', 'Home', 1, '# Home\n'),
+    page('docs/index.md', 'Guides', 0, '# Guides\n'),
+    page('reference/index.md', 'API reference', 0, '# API reference\n'),
+    page('reference/jwt.md', 'charter/jwt', 1, '# charter/jwt\n'),
+  ]);
+  const at = (path: string) =>
+    renderPageDocument(withReference, withReference.byPath(path)!, { origin: ORIGIN });
+
+  test('is folded on other pages, open on its own, and lists its pages either way', () => {
+    expect(at('docs')).toContain(
+      '<details class="nav-section">\n<summary class="nav-title">Reference (2)</summary>',
+    );
+    expect(at('reference/jwt')).toContain('<details class="nav-section" open>');
+    expect(at('docs')).toContain('<li><a href="/reference/jwt">charter/jwt</a></li>');
+    expect(at('docs')).toContain('<section class="nav-section">\n<h2 class="nav-title">Guides</h2>');
+  });
+});

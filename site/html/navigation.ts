@@ -5,6 +5,12 @@
 import { escapeHtml } from '../content/escape.ts';
 import type { ContentSite, PageHeading } from '../content/types.ts';
 
+/**
+ * Sections folded in the sidebar (`details`) unless the current page is in them: the API reference
+ * has a page per subpath, which would push the guides out of sight.
+ */
+export const FOLDED_SECTIONS: ReadonlySet<string> = new Set(['reference']);
+
 /** The sidebar: every section under its title, and its pages in navigation order. */
 export function renderSiteNavigation(site: ContentSite, currentPath: string | undefined): string {
   const sections = site.sections.map((section) => {
@@ -12,6 +18,15 @@ export function renderSiteNavigation(site: ContentSite, currentPath: string | un
       const current = page.path === currentPath ? ' aria-current="page"' : '';
       return `<li><a href="${escapeHtml(page.url)}"${current}>${escapeHtml(page.title)}</a></li>`;
     });
+    if (FOLDED_SECTIONS.has(section.id)) {
+      const open = section.pages.some((page) => page.path === currentPath) ? ' open' : '';
+      return `<details class="nav-section"${open}>
+<summary class="nav-title">${escapeHtml(section.title)} (${section.pages.length})</summary>
+<ul>
+${items.join('\n')}
+</ul>
+</details>`;
+    }
     return `<section class="nav-section">
 <h2 class="nav-title">${escapeHtml(section.title)}</h2>
 <ul>

@@ -355,6 +355,14 @@ main {
   margin-top: 1.25rem;
 }
 
+summary.nav-title {
+  cursor: pointer;
+}
+
+details.nav-section[open] > summary.nav-title {
+  margin-bottom: 0.4rem;
+}
+
 .nav-title,
 .toc-title {
   margin: 0 0 0.4rem;
