@@ -206,7 +206,7 @@ describe('with a store: minting, requiring and ending sessions', () => {
       'io.modelcontextprotocol/protocolVersion': MODERN,
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    for (const extra of [{}, { 'mcp-session-id': 'bogus' }]) {
+    for (const extra of [{}, { 'mcp-session-id': 'bogus' }] as Record<string, string>[]) {
       const res = await call(handler, {
         headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', ...extra },
         body: rpc('tools/list', { _meta: meta }, 'm'),
