@@ -68,7 +68,9 @@ const FIXTURE_TSCONFIGS = [
   'tsconfig.adapters.bundler.json',
   'tsconfig.adapters.nodenext.json',
 ];
-const ALLOWED_EXPORT_TYPES = new Set(['function', 'object', 'string', 'number']);
+// Symbols are the keys of adapter protocols (WIRE_ANSWERS, REAL_REQUEST) and of values meant to be
+// compared by identity (CREDENTIAL_REJECTION).
+const ALLOWED_EXPORT_TYPES = new Set(['function', 'object', 'string', 'number', 'symbol']);
 
 const manifest = JSON.parse(readFileSync(join(CHARTER_DIR, 'package.json'), 'utf8')) as Manifest;
 const exportsMap = (manifest.exports ?? {}) as Record<string, unknown>;
