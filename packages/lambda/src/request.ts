@@ -5,7 +5,7 @@
  * a header value with a line break, a body that is not base64) is the client's, and is answered 400.
  */
 import { Buffer } from 'node:buffer';
-import { BadRequestError, HttpError } from '@charter/core';
+import { BadRequestError, HttpError, WIRE_ANSWERS } from '@charter/core';
 import type {
   AlbEvent,
   ApiGatewayV1Event,
@@ -313,6 +313,9 @@ export function buildRequest(
       body: withBody ? body : null,
       signal: options.signal ?? null,
     });
+    // The result is built from the answer's text (response.ts): the pipeline may answer with a
+    // planned response, whose text needs no body stream read back (planned-response.ts in the core).
+    Object.defineProperty(request, WIRE_ANSWERS, { value: true });
     return { request, peer: typeof peer === 'string' && peer !== '' ? peer : undefined };
   } catch {
     return { problem: new BadRequestError('The request method or target cannot form a valid request') };
