@@ -2,7 +2,8 @@
  * @module charter/redis
  * Redis for every instance of a service to share one state: stores for `rateLimit()` and `autoBan()`,
  * sessions (charter/session), idempotency keys (`idempotency()`) and A2A tasks (charter/a2a), and a
- * pub/sub broker for WebSocket topics (charter/websocket `wsTopics`). Atomic Lua scripts (EVALSHA
+ * pub/sub broker for WebSocket topics (charter/websocket `wsTopics`); tool-server sessions with their
+ * messages (charter/mcp `sessions`). Atomic Lua scripts (EVALSHA
  * with an EVAL fallback), keys under a `charter:` prefix that expire on their own, a deadline per
  * call, and adapters for Bun's built-in client and node-redis.
  */
@@ -28,6 +29,12 @@ export {
   type RedisRateLimitStoreOptions,
   redisRateLimitStore,
 } from './rate-limit-store.ts';
+export {
+  MCP_SESSION_KEY_PREFIX,
+  type RedisMcpSessionStore,
+  type RedisMcpSessionStoreOptions,
+  redisMcpSessionStore,
+} from './mcp-session-store.ts';
 export { type RedisLikeClient, RedisTimeoutError } from './redis-client.ts';
 export {
   AUTO_BAN_CHECK_SCRIPT,

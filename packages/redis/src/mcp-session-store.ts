@@ -1,0 +1,151 @@
+/**
+ * An `McpSessionStore` (charter/mcp `sessions` option) in Redis: a tool-server session minted on one
+ * instance is known to all of them, and the store's pub/sub carries resource updates, server-to-client
+ * requests and the client's answers to whichever instance holds the stream or waits for the answer.
+ */
+import { safeJsonParse } from '@charter/core';
+import type { McpSessionRecord, McpSessionStore } from '@charter/mcp';
+import { checkStoreOptions, type RedisLikeClient, runCommand, withDeadline } from './redis-client.ts';
+import type { RedisLikeSubscriber } from './subscriber.ts';
+
+/** The default key and channel prefix of `redisMcpSessionStore`. */
+export const MCP_SESSION_KEY_PREFIX = 'charter:mcp:';
+
+/** Options of `redisMcpSessionStore()`. */
+export interface RedisMcpSessionStoreOptions {
+  /** Commands: a client from `bunRedisClient(...)` or `nodeRedisClient(...)`. Required. */
+  client: RedisLikeClient;
+  /** Pub/sub: a second connection, from `bunRedisSubscriber(...)` or `nodeRedisSubscriber(...)`. Required. */
+  subscriber: RedisLikeSubscriber;
+  /** Put before every key and channel: a session is `<prefix>s:<id>`, a channel `<prefix>c:<name>`. Default `charter:mcp:`. */
+  prefix?: string;
+  /**
+   * Most ms to wait for Redis per call before failing it; default 1000. A failed call makes the tool
+   * server answer 503 with `Retry-After` (the session contract), never a request served without its session.
+   */
+  timeoutMs?: number;
+  /** Clock in ms since the epoch, which `expiresAt` is compared with; default `Date.now`. */
+  now?: () => number;
+}
+
+/** The Redis MCP session store, with the prefix it resolved. */
+export interface RedisMcpSessionStore extends McpSessionStore {
+  readonly prefix: string;
+}
+
+interface Channel {
+  readonly listeners: Set<(message: string) => void>;
+  ready: Promise<void>;
+}
+
+/**
+ * Sessions in Redis. A session is the string `<prefix>s:<id>` holding the record as JSON, written
+ * with `SET ... PX` so the key and its expiry are set in one command: Redis holds no session past its
+ * `expiresAt`. Channels are Redis pub/sub channels `<prefix>c:<name>`, one SUBSCRIBE per channel and
+ * instance however many listeners it has; delivery is at most once, as pub/sub is (a server-to-client
+ * request whose answer is lost meets its deadline).
+ *
+ * @example
+ * const handler = createMcpHandler({ ..., sessions: { store: redisMcpSessionStore({ client, subscriber }) } });
+ */
+export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): RedisMcpSessionStore {
+  const { client, prefix, timeoutMs } = checkStoreOptions(
+    'redisMcpSessionStore',
+    options,
+    MCP_SESSION_KEY_PREFIX,
+  );
+  const subscriber = options.subscriber;
+  if (
+    typeof subscriber !== 'object' ||
+    subscriber === null ||
+    typeof subscriber.subscribe !== 'function' ||
+    typeof subscriber.unsubscribe !== 'function'
+  ) {
+    throw new TypeError(
+      'redisMcpSessionStore option "subscriber" must be a RedisLikeSubscriber (wrap a second connection with bunRedisSubscriber or nodeRedisSubscriber)',
+    );
+  }
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new TypeError('redisMcpSessionStore option "now" must be a function');
+  const key = (id: string) => `${prefix}s:${id}`;
+  const channelName = (name: string) => `${prefix}c:${name}`;
+  const channels = new Map<string, Channel>();
+
+  const release = (name: string, channel: Channel) => {
+    if (channel.listeners.size > 0 || channels.get(name) !== channel) return;
+    channels.delete(name);
+    // Called at once, so the adapter forgets the channel before any later SUBSCRIBE to it.
+    void withDeadline(subscriber.unsubscribe(channelName(name)), 'UNSUBSCRIBE', timeoutMs).catch(() => {});
+  };
+
+  return {
+    prefix,
+    async set(id, record) {
+      const ttl = record.expiresAt - now();
+      if (ttl <= 0) {
+        await runCommand(client, 'DEL', [key(id)], timeoutMs);
+        return;
+      }
+      await runCommand(
+        client,
+        'SET',
+        [key(id), JSON.stringify(record), 'PX', String(Math.ceil(ttl))],
+        timeoutMs,
+      );
+    },
+    async get(id) {
+      const text = await runCommand(client, 'GET', [key(id)], timeoutMs);
+      if (text === null || text === undefined) return undefined;
+      if (typeof text !== 'string') throw new Error('redisMcpSessionStore: a stored session is not a string');
+      let record: McpSessionRecord;
+      try {
+        record = safeJsonParse(text) as McpSessionRecord;
+      } catch (error) {
+        // A broken store is the server's failure (503), never the client's 400.
+        throw new Error(
+          `redisMcpSessionStore: a stored session is not valid JSON (${(error as Error).message})`,
+        );
+      }
+      if (typeof record !== 'object' || record === null || !Number.isSafeInteger(record.expiresAt)) {
+        throw new Error('redisMcpSessionStore: a stored session is not a record');
+      }
+      // Expired by this store's clock though Redis still holds it (clocks differ): gone.
+      return record.expiresAt <= now() ? undefined : record;
+    },
+    async delete(id) {
+      return Number(await runCommand(client, 'DEL', [key(id)], timeoutMs)) > 0;
+    },
+    async publish(name, message) {
+      await runCommand(client, 'PUBLISH', [channelName(name), message], timeoutMs);
+    },
+    async subscribe(name, listener) {
+      let channel = channels.get(name);
+      if (channel === undefined) {
+        const created: Channel = { listeners: new Set(), ready: Promise.resolve() };
+        created.ready = withDeadline(
+          subscriber.subscribe(channelName(name), (text) => {
+            for (const each of [...created.listeners]) each(text);
+          }),
+          'SUBSCRIBE',
+          timeoutMs,
+        );
+        channels.set(name, created);
+        channel = created;
+      }
+      const own = (message: string) => listener(message);
+      channel.listeners.add(own);
+      const current = channel;
+      try {
+        await current.ready;
+      } catch (error) {
+        current.listeners.delete(own);
+        if (channels.get(name) === current) channels.delete(name);
+        throw error;
+      }
+      return async () => {
+        current.listeners.delete(own);
+        release(name, current);
+      };
+    },
+  };
+}

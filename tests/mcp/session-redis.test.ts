@@ -1,0 +1,173 @@
+/**
+ * Tool-server sessions on a real redis-server (charter/redis `redisMcpSessionStore`), two handler
+ * instances sharing it, one on Bun's client and one on node-redis: a session minted on A is served
+ * on B and ended on B; a sampling request sent on A's POST stream is answered through B; a resource
+ * subscribed on B and announced on B reaches A's GET stream. Then the outage: Redis paused (answers
+ * never come) gives a bounded 503 with Retry-After; Redis killed gives 503 too; restarted, new
+ * sessions work again without restarting the instances.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { RedisClient } from 'bun';
+import { createClient } from 'redis';
+import {
+  bunRedisClient,
+  bunRedisSubscriber,
+  nodeRedisClient,
+  nodeRedisSubscriber,
+  redisMcpSessionStore,
+} from '../../packages/redis/src/index.ts';
+import { type RestartableRedis, startRestartableRedis } from '../redis/support/restartable-redis.ts';
+import { call, initialize, inSession, rpc, SseReader, sessionHandler, WATCHED } from './session-support.ts';
+
+let server: RestartableRedis;
+const closers: (() => void)[] = [];
+let prefix: string;
+
+beforeAll(async () => {
+  server = await startRestartableRedis();
+  prefix = `mcp-test:${crypto.randomUUID()}:`;
+});
+
+afterAll(async () => {
+  for (const close of closers.splice(0)) close();
+  await server?.stop();
+});
+
+async function bunStore(timeoutMs = 1000) {
+  const raw = new RedisClient(server.url);
+  await raw.connect();
+  const sub = await raw.duplicate();
+  closers.push(() => (raw.close(), sub.close()));
+  return redisMcpSessionStore({
+    client: bunRedisClient(raw),
+    subscriber: bunRedisSubscriber(sub),
+    prefix,
+    timeoutMs,
+  });
+}
+
+async function nodeStore(timeoutMs = 1000) {
+  const raw = createClient({ url: server.url, socket: { reconnectStrategy: () => 50 } });
+  const client = nodeRedisClient(raw);
+  await raw.connect();
+  const sub = raw.duplicate();
+  const subscriber = nodeRedisSubscriber(sub);
+  await sub.connect();
+  closers.push(() => {
+    raw.destroy();
+    sub.destroy();
+  });
+  return redisMcpSessionStore({ client, subscriber, prefix, timeoutMs });
+}
+
+const SAMPLED = {
+  role: 'assistant',
+  content: { type: 'text', text: 'via B' },
+  model: 'm',
+  stopReason: 'endTurn',
+};
+
+describe('redisMcpSessionStore: one session across two instances', () => {
+  test('minted on A, served on B, a sampling request on A answered through B, ended on B', async () => {
+    const a = sessionHandler({ store: await bunStore() });
+    const b = sessionHandler({ store: await nodeStore() });
+    const id = await initialize(a);
+    // The record is a key under the prefix, expiring with the session.
+    const probe = new RedisClient(server.url);
+    closers.push(() => probe.close());
+    const pttl = Number(await probe.send('PTTL', [`${prefix}s:${id}`]));
+    expect(pttl).toBeGreaterThan(1_700_000);
+    const listed = await call(b, { headers: inSession(id), body: rpc('tools/list', {}, 'l') });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(4);
+    const events = new SseReader(
+      (await call(a, { headers: inSession(id), body: rpc('tools/call', { name: 'ask_model' }, 's') })).body,
+    );
+    const request = (await events.next()) as { id: string; method: string };
+    expect(request.method).toBe('sampling/createMessage');
+    const reply = await call(b, {
+      headers: inSession(id),
+      body: { jsonrpc: '2.0', id: request.id, result: SAMPLED },
+    });
+    expect(reply.status).toBe(202);
+    expect(((await events.next()) as { result: unknown }).result).toEqual({
+      content: [{ type: 'text', text: 'model said: via B' }],
+    });
+    expect((await call(b, { method: 'DELETE', headers: inSession(id) })).status).toBe(204);
+    expect((await call(a, { headers: inSession(id), body: rpc('ping') })).status).toBe(404);
+  });
+
+  test('subscribed on B, announced on B, delivered on the GET stream A holds', async () => {
+    const a = sessionHandler({ store: await bunStore() });
+    const b = sessionHandler({ store: await nodeStore() });
+    const id = await initialize(b);
+    const stream = await call(a, { method: 'GET', headers: inSession(id, { accept: 'text/event-stream' }) });
+    expect(stream.status).toBe(200);
+    const events = new SseReader(stream.body);
+    const subscribed = await call(b, {
+      headers: inSession(id),
+      body: rpc('resources/subscribe', { uri: WATCHED }),
+    });
+    expect(subscribed.status).toBe(200);
+    await b.notifyResourceUpdated(WATCHED);
+    expect(await events.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: WATCHED },
+    });
+    // DELETE on B closes the stream on A.
+    expect((await call(b, { method: 'DELETE', headers: inSession(id) })).status).toBe(204);
+    expect(await events.next()).toBeUndefined();
+  });
+
+  test('options are checked when the store is made', async () => {
+    const raw = new RedisClient(server.url);
+    closers.push(() => raw.close());
+    const client = bunRedisClient(raw);
+    expect(() => redisMcpSessionStore({ client } as never)).toThrow('option "subscriber"');
+    expect(() => redisMcpSessionStore({ subscriber: {} } as never)).toThrow('option "client"');
+  });
+});
+
+describe('when Redis is down', () => {
+  test('paused: a session request fails within the deadline with 503 and Retry-After, then recovers', async () => {
+    const a = sessionHandler({ store: await bunStore(200) });
+    const id = await initialize(a);
+    server.pause();
+    try {
+      const res = await call(a, { headers: inSession(id), body: rpc('ping') });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    } finally {
+      server.resume();
+    }
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await call(a, { headers: inSession(id), body: rpc('ping') })).status;
+      if (status !== 200) await Bun.sleep(50);
+    }
+    expect(status).toBe(200);
+  });
+
+  test('killed: initialize gets 503; restarted, a new session works without restarting the instance', async () => {
+    const b = sessionHandler({ store: await nodeStore(300) });
+    await server.kill();
+    const res = await call(b, {
+      body: rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    await server.start();
+    let id: string | null = null;
+    for (let i = 0; i < 100 && id === null; i++) {
+      const again = await call(b, {
+        body: rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+      });
+      id = again.headers.get('mcp-session-id');
+      if (id === null) await Bun.sleep(50);
+    }
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await call(b, { headers: inSession(id as string), body: rpc('ping') })).status).toBe(200);
+  });
+});
