@@ -221,6 +221,23 @@ describe('runContractTests fuzz mode: a correct app', () => {
     expect(report.fuzz?.requests).toBe(5);
   });
 
+  test('a path parameter with no schema beyond "a string" is a warning, an issue only when strict', async () => {
+    const app = new App({ logger: false, openapi: true });
+    app.get('/notes/:slug', { operationId: 'note', responses: { 204: {} } }, () => ({ status: 204 }));
+    app.get(
+      '/tags/:tag',
+      { operationId: 'tag', request: { params: type({ tag: '0 < string <= 20' }) }, responses: { 204: {} } },
+      () => ({ status: 204 }),
+    );
+    const loose = await runContractTests(app, { fuzz: { requestsPerRoute: 2 } });
+    expect(loose.fuzz?.warnings.map((w) => `${w.route} ${w.code}`)).toEqual([
+      '/notes/{slug} parameter-without-schema',
+    ]);
+    expect(loose.fuzz?.findings).toEqual([]);
+    const strict = await runContractTests(app, { fuzz: { requestsPerRoute: 2, strict: true } });
+    expect(strict.issues.map((i) => i.code)).toContain('parameter-without-schema');
+  });
+
   test('warnings are not issues unless strict', async () => {
     const app = new App({ logger: false, openapi: true });
     app.get(

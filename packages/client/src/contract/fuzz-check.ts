@@ -18,7 +18,11 @@ export const FUZZ_FINDING_CODES = [
 ] as const;
 
 /** Checks beyond what the document states: warnings, findings only with `strict`. */
-export const FUZZ_WARNING_CODES = ['documented-header-absent', 'valid-request-refused'] as const;
+export const FUZZ_WARNING_CODES = [
+  'documented-header-absent',
+  'valid-request-refused',
+  'parameter-without-schema',
+] as const;
 
 export type FuzzFindingCode = (typeof FUZZ_FINDING_CODES)[number] | (typeof FUZZ_WARNING_CODES)[number];
 

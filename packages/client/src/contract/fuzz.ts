@@ -243,6 +243,12 @@ async function send(
 
 const WARNINGS: ReadonlySet<string> = new Set(FUZZ_WARNING_CODES);
 
+function isBareString(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return schema === undefined;
+  const keys = Object.keys(schema).filter((k) => k !== 'description');
+  return keys.length === 1 && (schema as { type?: unknown }).type === 'string';
+}
+
 /** Runs the property-based mode over every operation of the app's document. */
 export async function fuzzContract(app: FuzzApp, options: ResolvedFuzzOptions): Promise<FuzzReport> {
   const document = await loadDocument(app, options);
@@ -262,6 +268,22 @@ export async function fuzzContract(app: FuzzApp, options: ResolvedFuzzOptions): 
         options.requestsPerRoute,
         options.seed,
       );
+      // A path parameter described as any string: nothing but the handler checks what arrives.
+      const unchecked = (operation.parameters ?? []).filter(
+        (p) => p.in === 'path' && isBareString(p.schema) && p['x-charter-wildcard'] !== true,
+      );
+      const first = built[0];
+      if (unchecked.length > 0 && first !== undefined) {
+        warnings.push(
+          Object.freeze({
+            route: template,
+            method,
+            code: 'parameter-without-schema' as const,
+            message: `the path parameter${unchecked.length > 1 ? 's' : ''} ${unchecked.map((p) => p.name).join(', ')} ${unchecked.length > 1 ? 'have' : 'has'} no schema beyond "a string"`,
+            request: { ...first, origin: options.origin },
+          }),
+        );
+      }
       for (const generated of built) {
         const request: FuzzRequest = {
           ...generated,
