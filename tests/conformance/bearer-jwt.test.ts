@@ -4,7 +4,7 @@
  * its code goes to the log; a misconfigured verifier (`invalid-key`) and any other throw stay a 500.
  */
 import { describe, expect, test } from 'bun:test';
-import { App, bearer, type Logger } from '@charter/core';
+import { App, bearer, type Logger, markCredentialRejection } from '@charter/core';
 import { createJwtSigner, createJwtVerifier, JwtError } from '@charter/jwt';
 
 const NOW = 1_700_000_000;
@@ -116,6 +116,17 @@ describe('bearer({ verify }) with createJwtVerifier', () => {
     const response = await get(app, 'abc');
     expect(response.status).toBe(500);
     expect(lines.some((line) => line.message === 'Credentials refused')).toBe(false);
+  });
+
+  test('an error of your own marked with markCredentialRejection is a 401 too, its code logged', async () => {
+    const { app, lines } = appWith(async () => {
+      throw markCredentialRejection(Object.assign(new Error('token revoked'), { code: 'revoked' }));
+    });
+    await expectInvalidToken(await get(app, 'abc'));
+    expect(lines.find((line) => line.message === 'Credentials refused')).toMatchObject({
+      level: 'info',
+      fields: { code: 'revoked', reason: 'token revoked' },
+    });
   });
 
   test('any other error thrown by verify is a 500 naming nothing', async () => {

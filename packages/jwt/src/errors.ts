@@ -1,5 +1,7 @@
 // The one error type of the JWT module: every refusal carries a machine-readable `code`.
-import { CREDENTIAL_REJECTION } from '@charter/core';
+
+/** The mark charter's auth helpers read (`isCredentialRejection`): a registered symbol, the same everywhere. */
+const CREDENTIAL_REJECTION = Symbol.for('charter.credential-rejection');
 
 /** Why a temporal claim check failed (RFC 7519 §4.1.4, §4.1.5, §4.1.6). */
 export type JwtTemporalErrorCode =

@@ -7,7 +7,7 @@
  */
 import { malformedBearer, parseBearerAuthorization } from './bearer-token.ts';
 import { formatChallenge, unauthorized } from './challenge.ts';
-import { type CredentialRejection, isCredentialRejection } from './credential-rejection.ts';
+import { type CredentialRejection, isCredentialRejection } from '../errors/credential-rejection.ts';
 import {
   assertVerify,
   type MaybePromise,

@@ -16,11 +16,6 @@ export { type BearerCredentials, parseBearerAuthorization, requireBearerToken } 
 export { type BearerOptions, bearer, type ResolvedBearerOptions, resolveBearerOptions } from './bearer.ts';
 export * from './challenge.ts';
 export {
-  CREDENTIAL_REJECTION,
-  type CredentialRejection,
-  isCredentialRejection,
-} from './credential-rejection.ts';
-export {
   type ApiKeyLocation,
   type AuthUserInput,
   isScopeToken,

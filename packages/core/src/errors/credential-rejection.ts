@@ -8,25 +8,37 @@
  * The mark is a registered symbol, so a package can mark its errors without importing this module,
  * and two copies of Charter in one process still agree.
  */
-import type { HttpError } from '../errors/index.ts';
+import type { HttpError } from './http-error.ts';
 import type { Logger } from '../logger/index.ts';
 
-/** Set to `true` on an error object (or its prototype) that refuses a credential. */
-export const CREDENTIAL_REJECTION: unique symbol = Symbol.for('charter.credential-rejection') as never;
+/**
+ * The registered symbol a rejection carries as `true` (on the error or its prototype). Not exported
+ * as a value (the package exports no symbols): `Symbol.for('charter.credential-rejection')` is the
+ * same symbol anywhere, and `markCredentialRejection` sets it.
+ */
+const CREDENTIAL_REJECTION = Symbol.for('charter.credential-rejection');
 
 /** An error that refuses a credential; `code` is a machine-readable reason, when it has one. */
 export interface CredentialRejection extends Error {
-  readonly [CREDENTIAL_REJECTION]: true;
   readonly code?: unknown;
 }
 
 /** True when `error` is marked as refusing a credential. */
 export function isCredentialRejection(error: unknown): error is CredentialRejection {
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { [CREDENTIAL_REJECTION]?: unknown })[CREDENTIAL_REJECTION] === true
+    error instanceof Error && (error as unknown as Record<symbol, unknown>)[CREDENTIAL_REJECTION] === true
   );
+}
+
+/**
+ * Marks your own error as refusing a credential, so that `bearer({ verify })` answers 401
+ * `invalid_token` when your callback throws it (its `code`, if a string, is logged).
+ *
+ * @example throw markCredentialRejection(Object.assign(new Error('token revoked'), { code: 'revoked' }));
+ */
+export function markCredentialRejection<E extends Error>(error: E): E {
+  Object.defineProperty(error, CREDENTIAL_REJECTION, { value: true });
+  return error;
 }
 
 /** Longest `code` logged: it comes from library code, but is bounded all the same. */

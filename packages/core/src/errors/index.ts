@@ -1,4 +1,9 @@
 export * from './catalog.ts';
+export {
+  type CredentialRejection,
+  isCredentialRejection,
+  markCredentialRejection,
+} from './credential-rejection.ts';
 export * from './error-types.ts';
 export * from './http-error.ts';
 export * from './leak-guard.ts';

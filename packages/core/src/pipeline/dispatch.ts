@@ -12,7 +12,7 @@ import type { Logger } from '../logger/index.ts';
 import type { Router } from '../router/index.ts';
 import type { CompiledRoute } from './compiled-route.ts';
 import { isResponseContractError, logContractViolation } from './contract-violation.ts';
-import { logCredentialRejection } from '../auth/credential-rejection.ts';
+import { logCredentialRejection } from '../errors/credential-rejection.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
