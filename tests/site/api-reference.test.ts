@@ -37,8 +37,8 @@ function documentedOn(slug: string): Set<string> {
 const api = extractPackageApi(PACKAGE_DIR);
 
 describe('the API reference', () => {
-  test('is current: generating it again from the built package changes nothing', () => {
-    const { changed, stale } = referenceDrift(generateReference());
+  test('is current: generating it again from the built package changes no declaration or doc comment', () => {
+    const { changed, stale } = referenceDrift(generateReference(), CONTENT_DIR, { ignoreGuideLinks: true });
     if (changed.length + stale.length > 0) {
       throw new Error(
         `content/${REFERENCE_SECTION} is out of date: run \`bun run build && bun run reference\` and commit ` +
@@ -122,17 +122,26 @@ describe('the currency check', () => {
     try {
       cpSync(join(CONTENT_DIR, REFERENCE_SECTION), join(dir, REFERENCE_SECTION), { recursive: true });
       const pages = generateReference();
-      expect(referenceDrift(pages, dir)).toEqual({ changed: [], stale: [] });
+      const lenient = { ignoreGuideLinks: true };
+      expect(referenceDrift(pages, dir, lenient)).toEqual({ changed: [], stale: [] });
       const jwt = join(dir, REFERENCE_SECTION, 'jwt.md');
       writeFileSync(jwt, readFileSync(jwt, 'utf8').replace('### createJwtVerifier\n', '### somethingElse\n'));
       writeFileSync(
         join(dir, REFERENCE_SECTION, 'retired.md'),
         '---\ntitle: x\ndescription: x\norder: 1\n---\n',
       );
-      expect(referenceDrift(pages, dir)).toEqual({
+      expect(referenceDrift(pages, dir, lenient)).toEqual({
         changed: [`${REFERENCE_SECTION}/jwt.md`],
         stale: [`${REFERENCE_SECTION}/retired.md`],
       });
+      // Guide links alone may lag (they change with the guides, and the content build checks them):
+      // only the strict comparison, which `bun run reference` applies, sees them.
+      const jwk = join(dir, REFERENCE_SECTION, 'jwk.md');
+      const jwkText = readFileSync(jwk, 'utf8');
+      expect(jwkText).toContain('Guides: ');
+      writeFileSync(jwk, jwkText.replaceAll('Guides: ', 'Guides: [Extra](../docs/jwt.md), '));
+      expect(referenceDrift(pages, dir, lenient).changed).not.toContain(`${REFERENCE_SECTION}/jwk.md`);
+      expect(referenceDrift(pages, dir).changed).toContain(`${REFERENCE_SECTION}/jwk.md`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
