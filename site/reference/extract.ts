@@ -89,7 +89,9 @@ export function extractPackageApi(packageDir: string): PackageApi {
   const checker = program.getTypeChecker();
   const subpaths = entries.map((entry): Subpath => {
     const source = program.getSourceFile(entry.file);
-    if (source === undefined) throw new Error(`reference: cannot read ${entry.file}`);
+    if (source === undefined) {
+      throw new Error(`reference: cannot read ${entry.file}; run \`bun run build\` first`);
+    }
     const moduleSymbol = checker.getSymbolAtLocation(source);
     const symbols = moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol);
     const slug = entry.key === '.' ? manifest.name : entry.key.slice(2);
