@@ -68,11 +68,24 @@ export function publishedManifest(manifest: Manifest): Manifest {
   const { devDependencies: _dev, scripts: _scripts, private: _private, ...published } = manifest;
   const text = JSON.stringify(published);
   if (text.includes('workspace:')) {
-    throw new PackError(
-      `${manifest.name}: a workspace: range would be published (${text.match(/"[^"]*workspace:[^"]*"/)?.[0]})`,
-    );
+    const entry = /"([^"]*)":"(workspace:[^"]*)"/.exec(text);
+    const where = entry === null ? 'workspace:' : `${entry[1]}: ${entry[2]}`;
+    throw new PackError(`${manifest.name}: a workspace: range would be published (${where})`);
   }
   return published as Manifest;
+}
+
+/** Every file the manifest's `exports` and `bin` name (a published entry that is missing breaks every install). */
+function shippedPaths(manifest: Manifest): string[] {
+  const targets = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(targets)
+        : [];
+  return [...targets(manifest.exports), ...targets(manifest.bin)]
+    .filter((path) => path !== './package.json' && !path.includes('*'))
+    .map((path) => path.replace(/^\.\//, ''));
 }
 
 /** Stages `packageDir` and packs it into `outDir`; returns the tarball's path. */
@@ -88,6 +101,12 @@ export async function packPackage(packageDir: string, outDir = PACK_DIR): Promis
         );
       }
       cpSync(from, join(stage, entry), { recursive: true });
+    }
+    const missing = shippedPaths(manifest).filter((path) => !existsSync(join(stage, path)));
+    if (missing.length > 0) {
+      throw new PackError(
+        `${manifest.name}: the manifest points at files the package would not contain (run bun run build first?): ${missing.join(', ')}`,
+      );
     }
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(publishedManifest(manifest), null, 2)}\n`);
     mkdirSync(outDir, { recursive: true });

@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { packAll, ROOT } from '../../scripts/pack.ts';
+import { packAll, packPackage, publishedManifest, ROOT } from '../../scripts/pack.ts';
 
 // Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
 setDefaultTimeout(120_000);
@@ -177,6 +177,44 @@ describe('bun run pack', () => {
     expect(manifest.bin).toEqual({ 'create-charter': './dist/create-charter.js' });
     expect(manifest).not.toHaveProperty('dependencies');
     expect(manifest).not.toHaveProperty('devDependencies');
+  });
+});
+
+describe('scripts/pack.ts refuses to pack a broken package', () => {
+  test('a manifest whose exports name a file the package lacks (a build missing or half done)', async () => {
+    const dir = join(work, 'broken-package');
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'index.js'), 'export {};\n');
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'broken',
+        version: '1.0.0',
+        files: ['dist'],
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      }),
+    );
+    await expect(packPackage(dir, join(work, 'broken-out'))).rejects.toThrow(
+      'broken: the manifest points at files the package would not contain (run bun run build first?): dist/index.d.ts',
+    );
+    expect(existsSync(join(work, 'broken-out', 'broken-1.0.0.tgz'))).toBe(false);
+  });
+
+  test('a workspace: range anywhere in the published manifest', () => {
+    expect(() =>
+      publishedManifest({
+        name: 'leaky',
+        version: '1.0.0',
+        dependencies: { '@charter/core': 'workspace:*' },
+      }),
+    ).toThrow('leaky: a workspace: range would be published (@charter/core: workspace:*)');
+    expect(
+      publishedManifest({
+        name: 'fine',
+        version: '1.0.0',
+        devDependencies: { '@charter/core': 'workspace:*' },
+      }),
+    ).toEqual({ name: 'fine', version: '1.0.0' });
   });
 });
 
