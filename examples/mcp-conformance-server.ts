@@ -4,7 +4,8 @@
  * `test://static-text`, `test_prompt_with_arguments`, the `test_input_required_result_*` family, ...),
  * built only from what `charter/mcp` offers: input-required through `inputRequired()`, tool errors
  * through `McpToolError`, completions through `complete`, `Mcp-Param-*` mirroring through an
- * `x-mcp-header` annotation in a JSON input schema. One Streamable HTTP endpoint serves both eras.
+ * `x-mcp-header` annotation in a JSON input schema. One Streamable HTTP endpoint serves both eras;
+ * a session store gives the legacy era its sessions, subscriptions and server-to-client requests.
  *
  * Run it with `bun examples/mcp-conformance-server.ts` (PORT, default 3001), then
  * `bun node_modules/@modelcontextprotocol/conformance/dist/index.js server --url <url>
@@ -24,6 +25,7 @@ import {
   type McpResourceTemplate,
   McpToolError,
   mcpRoutes,
+  memoryMcpSessionStore,
 } from 'charter/mcp';
 import { serve } from 'charter/bun';
 
@@ -624,6 +626,10 @@ export function createConformanceApp(): App {
     prompts,
     // Handler bugs would surface as -32603; show their message, this is a test fixture.
     exposeInternalErrors: true,
+    // Legacy-era sessions: Mcp-Session-Id, resource subscriptions on the GET stream, and the
+    // sampling/elicitation requests the legacy scenarios expect on the POST stream. One process, so
+    // the memory store; several instances would share redisMcpSessionStore (charter/redis).
+    sessions: { store: memoryMcpSessionStore() },
   });
   const app = new App({ logger: false });
   app.registerRoutes(mcpRoutes(CONFORMANCE_MCP_PATH, handler, { public: true }));

@@ -262,3 +262,42 @@ describe('options and the memory store', () => {
     await problem(res, 503, 'unavailable');
   });
 });
+
+describe('through an App (mcpRoutes)', () => {
+  test('the routes of a stateful handler serve DELETE 204, the GET stream and OPTIONS with GET and DELETE', async () => {
+    const { App } = await import('@charter/core');
+    const { mcpRoutes } = await import('@charter/mcp');
+    const handler = sessionHandler();
+    const app = new App({ logger: false });
+    app.registerRoutes(mcpRoutes('/mcp', handler, { public: true }));
+    const send = (method: string, headers: Record<string, string>, body?: unknown) =>
+      app.request('/mcp', {
+        method,
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          ...headers,
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+    const init = await send(
+      'POST',
+      {},
+      rpc('initialize', { protocolVersion: LEGACY, capabilities: {} }, 'i'),
+    );
+    expect(init.status).toBe(200);
+    const id = init.headers.get('mcp-session-id') as string;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await send('OPTIONS', {})).headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
+    await problem(await send('POST', {}, rpc('ping')), 400, 'Mcp-Session-Id');
+    const stream = await send('GET', inSession(id, { accept: 'text/event-stream' }));
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    await problem(await send('GET', inSession('nope', { accept: 'text/event-stream' })), 404, 'Unknown');
+    const ended = await send('DELETE', inSession(id));
+    expect(ended.status).toBe(204);
+    await stream.body?.cancel();
+    await problem(await send('DELETE', inSession(id)), 404, 'Unknown');
+    expect((await send('PUT', {})).status).toBe(405);
+  });
+});

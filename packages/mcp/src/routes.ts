@@ -21,7 +21,7 @@ import {
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from '@charter/json-rpc';
 import { MCP_DISCOVERY_METHODS } from './constants.ts';
 import type { McpHandler } from './handler.ts';
-import { ENDPOINT_METHODS } from './transport.ts';
+import { ENDPOINT_METHODS, SESSION_ENDPOINT_METHODS } from './transport.ts';
 
 /** Hooks chosen per JSON-RPC method (https://charter.dev/docs/tool-server). */
 export interface McpMethodAuth {
@@ -202,6 +202,44 @@ export function mcpRoutes(
     handler: (ctx: AnyContext) => handler(ctx.request, { production: ctx.route.production, ctx }),
   };
   const problem = (description: string) => ({ description });
+  // With a sessions store (session.ts, stream.ts) the endpoint also answers these.
+  const stateful = handler.info.sessions === 'stateful';
+  const sessionResponses = stateful ? { 503: problem('The session store is unavailable (Retry-After)') } : {};
+  const sessionRoutes = stateful
+    ? [
+        {
+          ...common,
+          method: 'GET',
+          operationId: `${prefix}Get`,
+          summary: "Tool server (MCP): the session's server-to-client event stream (legacy era)",
+          responses: {
+            200: { description: 'The event stream of the session', contentType: 'text/event-stream' },
+            400: problem('No Mcp-Session-Id header'),
+            403: problem('The Origin is not allowed'),
+            404: problem('The Mcp-Session-Id is unknown or expired'),
+            405: problem('2026-07-28 has no GET stream'),
+            406: problem('Accept does not list text/event-stream'),
+            409: problem('The session already has a stream open on this instance'),
+            503: problem('The session store is unavailable (Retry-After)'),
+          },
+          openapi: { exclude: true },
+        },
+        {
+          ...common,
+          method: 'DELETE',
+          operationId: `${prefix}Delete`,
+          summary: 'Tool server (MCP): ends the session named by Mcp-Session-Id',
+          responses: {
+            204: { description: 'The session ended' },
+            400: problem('No Mcp-Session-Id header'),
+            403: problem('The Origin is not allowed'),
+            404: problem('The Mcp-Session-Id is unknown or expired'),
+            503: problem('The session store is unavailable (Retry-After)'),
+          },
+          openapi: { exclude: true },
+        },
+      ]
+    : [];
   return [
     {
       ...common,
@@ -223,11 +261,14 @@ export function mcpRoutes(
         },
         403: problem('The Origin is not allowed'),
         404: {
-          description: 'Modern era: the method does not exist (-32601)',
+          description: stateful
+            ? 'Modern era: the method does not exist (-32601); legacy era: the Mcp-Session-Id is unknown or expired (a problem)'
+            : 'Modern era: the method does not exist (-32601)',
           contentType: 'application/json',
         },
         413: problem('The body is larger than the tool server accepts'),
         415: problem('The body is not application/json'),
+        ...sessionResponses,
       },
       openapi: {
         jsonSchema: {
@@ -240,28 +281,33 @@ export function mcpRoutes(
         },
       },
     },
-    {
-      ...common,
-      method: 'GET',
-      operationId: `${prefix}Get`,
-      summary: 'Tool server (MCP): no server-to-client stream; answers 405 with a hint',
-      responses: {
-        403: problem('The Origin is not allowed'),
-        405: problem('Use POST; the body carries a JSON hint'),
-      },
-      openapi: { exclude: true },
-    },
+    ...sessionRoutes,
+    ...(stateful
+      ? []
+      : [
+          {
+            ...common,
+            method: 'GET',
+            operationId: `${prefix}Get`,
+            summary: 'Tool server (MCP): no server-to-client stream; answers 405 with a hint',
+            responses: {
+              403: problem('The Origin is not allowed'),
+              405: problem('Use POST; the body carries a JSON hint'),
+            },
+            openapi: { exclude: true },
+          },
+        ]),
     {
       ...common,
       method: 'OPTIONS',
       operationId: `${prefix}Options`,
       summary: 'Tool server (MCP): allowed methods',
       responses: {
-        204: { description: `Allow: ${ENDPOINT_METHODS}` },
+        204: { description: `Allow: ${stateful ? SESSION_ENDPOINT_METHODS : ENDPOINT_METHODS}` },
         403: problem('The Origin is not allowed'),
       },
     },
-    ...(['DELETE', 'PUT', 'PATCH'] as const).map((method) => ({
+    ...((stateful ? ['PUT', 'PATCH'] : ['DELETE', 'PUT', 'PATCH']) as readonly string[]).map((method) => ({
       ...common,
       method,
       operationId: `${prefix}${method[0]}${method.slice(1).toLowerCase()}`,
