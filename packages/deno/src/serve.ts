@@ -3,7 +3,14 @@
  * for `clientIp` and proxy postures, WebSocket routes are switched with `Deno.upgradeWebSocket`, and
  * SIGINT/SIGTERM (or `close()`, or the `signal` option) drain in-flight requests before stopping.
  */
-import { type App, InternalError, renderError, setRequestPeer } from '@charter/core';
+import {
+  type App,
+  InternalError,
+  renderError,
+  type ServeHandle,
+  serveHandle,
+  setRequestPeer,
+} from '@charter/core';
 import { type DenoHttpServer, type DenoNetAddr, denoNamespace } from './deno-global.ts';
 import { onTerminationSignals } from './signals.ts';
 import { DenoWsSessions } from './websocket.ts';
@@ -42,10 +49,7 @@ export interface DenoServer {
  * `ready`); `close()` works at any time. `await serve(...)` and `await handle.ready` give the
  * listening `DenoServer`.
  */
-export interface DenoServeHandle extends DenoServer, PromiseLike<DenoServer> {
-  /** Settles once the server listens (or fails to start: plugins, boot guards, a busy port). */
-  readonly ready: Promise<DenoServer>;
-}
+export type DenoServeHandle = ServeHandle<DenoServer>;
 
 /**
  * Serves an App with `Deno.serve`. Returns the handle at once, which is also awaitable:
@@ -56,45 +60,7 @@ export interface DenoServeHandle extends DenoServer, PromiseLike<DenoServer> {
  * await serve(app, { port: 8000 });
  */
 export function serve(app: App, options: DenoServeOptions = {}): DenoServeHandle {
-  const ready = listen(app, options);
-  // A start failure is the caller's to see through `ready` or `await`; a handle nobody awaits must
-  // not turn it into an unhandled rejection on top of the log line.
-  ready.catch((error: unknown) => app.logger.error('The Deno server failed to start', { error }));
-  let started: DenoServer | undefined;
-  ready.then(
-    (server) => {
-      started = server;
-    },
-    () => {},
-  );
-  const listening = (): DenoServer => {
-    if (started === undefined) {
-      throw new Error('The server is not listening yet: await serve(...) or handle.ready first');
-    }
-    return started;
-  };
-  return {
-    ready,
-    get port() {
-      return listening().port;
-    },
-    get hostname() {
-      return listening().hostname;
-    },
-    get url() {
-      return listening().url;
-    },
-    get server() {
-      return listening().server;
-    },
-    close: (timeoutMs?: number) =>
-      ready.then(
-        (server) => server.close(timeoutMs),
-        () => undefined,
-      ),
-    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (`await serve(app)`).
-    then: (onFulfilled, onRejected) => ready.then(onFulfilled, onRejected),
-  };
+  return serveHandle(listen(app, options), app.logger, 'The Deno server failed to start', ['server']);
 }
 
 function checkOptions(options: DenoServeOptions): void {
