@@ -9,7 +9,13 @@
  * mode the 429, with the problem document, after the legacy fallback's `initialize`.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { Client, SdkError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { type RunningSite, startSite } from './support.ts';
 
 // Starting the site builds the real content: seconds on a loaded CI machine.
@@ -108,7 +114,7 @@ describe("the site's /mcp over its quota, as the v2 client sees it", () => {
       expect(problem).not.toHaveProperty('jsonrpc');
       const pinned = await connectError(url, { pin: '2026-07-28' });
       expect(pinned).toBeInstanceOf(SdkError);
-      expect((pinned as SdkError).code).toBe('ERA_NEGOTIATION_FAILED');
+      expect((pinned as SdkError).code).toBe(SdkErrorCode.EraNegotiationFailed);
     },
     TEST_TIMEOUT_MS,
   );
