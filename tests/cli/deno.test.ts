@@ -3,7 +3,7 @@
  * TypeScript entries load natively, and the commands behave as under Bun and Node.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { CLI_TIMEOUT_MS, DENO, fixture, prepareCli, runCharter, runtimePath } from './support.ts';
+import { CLI_TIMEOUT_MS, fixture, prepareCli, runCharter, runtimePath } from './support.ts';
 
 const charter = (args: string[], cwd = fixture('basic')) => runCharter(args, { cwd, runtime: 'deno' });
 
@@ -19,7 +19,7 @@ describe('charter under Deno', () => {
       const { code, stdout } = await charter(['dev', '--dry-run'], fixture('server'));
       expect(code).toBe(0);
       expect(stdout).toMatch(/ run --watch --allow-net --allow-env --allow-read src\/server\.ts\n$/);
-      expect(stdout.startsWith(`${DENO} `) || /\/deno run --watch/.test(stdout)).toBe(true);
+      expect(stdout.startsWith(`${runtimePath('deno')} `)).toBe(true);
     },
     CLI_TIMEOUT_MS,
   );

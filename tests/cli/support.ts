@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { node24 } from '../adapters/fixtures/node24.ts';
+import { denoBinary } from '../support/deno-binary.ts';
 
 export const ROOT = join(import.meta.dir, '../..');
 export const CHARTER_DIR = join(ROOT, 'packages/charter');
@@ -50,16 +51,10 @@ export interface CliResult {
 
 export type Runtime = 'bun' | 'node' | 'deno';
 
-/** Deno 2, from the dev dependency `deno`. */
-export const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
-
 /** The executable of `runtime`: this Bun, the Node 24 of NODE24_PATH, or the Deno of node_modules. */
 export function runtimePath(runtime: Runtime): string {
-  if (runtime === 'deno') {
-    if (!existsSync(DENO))
-      throw new Error(`Deno is missing at ${DENO}: run \`bun install\` (dev dependency deno)`);
-    return DENO;
-  }
+  // Deno 2, from the dev dependency `deno` (its binary, not the Node wrapper script in .bin).
+  if (runtime === 'deno') return denoBinary();
   return runtime === 'bun' ? process.execPath : node24().path;
 }
 

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { packAll, ROOT } from '../../scripts/pack.ts';
+import { denoBinary } from '../support/deno-binary.ts';
 
 // Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
 setDefaultTimeout(120_000);
@@ -29,7 +30,8 @@ const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
 const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
 const NODE24_ENV = { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ''}` };
-const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
+// The binary itself: the .bin wrapper is a Node script whose deno child would outlive a kill.
+const DENO = denoBinary();
 
 interface Ran {
   code: number;

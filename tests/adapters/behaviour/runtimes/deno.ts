@@ -6,28 +6,15 @@
  * (so no package.json or node_modules is picked up on the side).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { denoBinary } from '../../../support/deno-binary.ts';
 
 const ROOT = resolve(import.meta.dir, '../../../..');
-const DENO_PACKAGE_BIN = join(ROOT, 'node_modules', 'deno', 'deno');
 const CHARTER = join(ROOT, 'packages', 'charter');
 
-/**
- * The deno binary of the registry's `deno` package. Its postinstall (which bun blocks unless trusted)
- * only copies the binary out of the platform package it depends on (`@deno/linux-x64-glibc`...), and
- * its bin script does the same on first use: this does it too, offline, when the copy is missing.
- */
-function denoBinary(): string {
-  if (existsSync(DENO_PACKAGE_BIN)) return DENO_PACKAGE_BIN;
-  const require = createRequire(join(ROOT, 'package.json'));
-  const { runInstall } = require('deno/install_api.cjs') as { runInstall(): string };
-  return runInstall();
-}
-
-let denoBin = DENO_PACKAGE_BIN;
+let denoBin = '';
 
 /** The workspace of one Deno run: its import map and DENO_DIR, removed by `dispose`. */
 export interface DenoSandbox {
