@@ -8,7 +8,13 @@
  */
 import { SiteProblem } from '../problems.ts';
 import { type } from 'arktype';
-import type { AnyContext, AnyRouteDefinition, Hooks } from '@charter/core';
+import {
+  type AnyContext,
+  type AnyRouteDefinition,
+  type Hooks,
+  isHttpError,
+  problemResponse as renderProblem,
+} from '@charter/core';
 import { chargeBatchMembers, createMcpHandler, type McpHandler, mcpRoutes } from '@charter/mcp';
 import charterPackage from '../../packages/charter/package.json' with { type: 'json' };
 import type { ContentSite } from '../content/types.ts';
@@ -239,10 +245,48 @@ const problemResponse = (description: string) => ({
   body: SiteProblem,
 });
 
+/**
+ * JSON-RPC 2.0 §5.1 leaves -32000 to -32099 to the server; MCP defines no rate-limit code, so a
+ * refused request reads as this "server error" to a JSON-RPC client.
+ */
+const RATE_LIMITED_RPC_CODE = -32000;
+
+/**
+ * The 429 of the POST route, as site.md requires it (a problem document, `Retry-After`, the RateLimit
+ * fields), plus the JSON-RPC error envelope as extension members (RFC 9457 §3.2), as the 400s of this
+ * route carry: `id` is null because the quota is spent before the body is read (JSON-RPC 2.0 §5).
+ * A client that reads JSON-RPC error bodies sees a rate limit; the official v2 client's version probe
+ * reads it as "not modern" all the same (see the site APIs guide).
+ */
+const rateLimitedEnvelope: Hooks = {
+  onError(error) {
+    if (!isHttpError(error) || error.status !== 429) return undefined;
+    // A 429 is no internal error: nothing is redacted from it in any mode.
+    const problem = error.toProblem(false);
+    const retryAfter = Number(error.headers?.get('retry-after'));
+    return renderProblem(
+      {
+        ...problem,
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: RATE_LIMITED_RPC_CODE,
+          message: Number.isFinite(retryAfter)
+            ? `Rate limited: retry after ${retryAfter} seconds`
+            : 'Rate limited: retry later',
+          ...(Number.isFinite(retryAfter) ? { data: { retryAfter } } : {}),
+        },
+      },
+      error.headers,
+    );
+  },
+};
+
 /** The POST route: optional bearer auth, and every answer site.md lists for it declared. */
 function extendPost(route: AnyRouteDefinition): AnyRouteDefinition {
   return {
     ...route,
+    hooks: [...(route.hooks === undefined ? [] : [route.hooks].flat()), rateLimitedEnvelope],
     auth: { scheme: 'bearer', scopes: ['docs:read'], optional: true },
     handler: async (ctx: AnyContext) => withSiteProblemMembers((await route.handler(ctx)) as Response),
     responses: {

@@ -1,12 +1,12 @@
 /**
  * A 429 from /mcp as the v2 MCP client (`@modelcontextprotocol/client` 2.4.0) sees it (issue 19).
- * site.md makes the 429 a problem document; the question was whether it should also carry a
- * JSON-RPC error (`jsonrpc`, `id`, `error` as extension members), so the client's `server/discover`
- * probe would report a rate limit instead of a version-negotiation failure. It would not: the probe
- * classifies any 4xx but 401/403 as "no modern evidence" unless the body is a -32022 error, and the
- * transport reads a JSON-RPC body on 400 only. These tests pin that down (same failure with and
- * without the JSON-RPC members), and check what a client does see from the real site: in `auto`
- * mode the 429, with the problem document, after the legacy fallback's `initialize`.
+ * site.md makes the 429 a problem document; the site adds the JSON-RPC error envelope (`jsonrpc`,
+ * `id: null`, `error` -32000 with `data.retryAfter`) as extension members, as its 400s on /mcp do, for
+ * clients that read JSON-RPC error bodies. The v2 client's `server/discover` probe still reports a
+ * version-negotiation failure when pinned: it classifies any 4xx but 401/403 as "no modern evidence"
+ * unless the body is a -32022 error, and its transport reads a JSON-RPC body on 400 only. These tests
+ * pin that down (same outcome with and without the members) and check what a client sees from the
+ * real site: in `auto` mode the 429, with the problem document and its envelope.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import {
@@ -16,7 +16,7 @@ import {
   SdkHttpError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { type RunningSite, startSite } from './support.ts';
+import { type RunningSite, siteApp, startSite } from './support.ts';
 
 // Starting the site builds the real content: seconds on a loaded CI machine.
 const TEST_TIMEOUT_MS = 30_000;
@@ -110,12 +110,50 @@ describe("the site's /mcp over its quota, as the v2 client sees it", () => {
       expect(error).toBeInstanceOf(SdkHttpError);
       expect((error as SdkHttpError).data?.status).toBe(429);
       const problem = JSON.parse(String((error as SdkHttpError).data?.text)) as Record<string, unknown>;
-      expect(problem).toMatchObject({ status: 429, code: 'rate_limited' });
-      expect(problem).not.toHaveProperty('jsonrpc');
+      // The problem site.md requires, with the JSON-RPC error envelope beside its members.
+      expect(problem).toMatchObject({
+        type: 'https://charter.dev/errors/too-many-requests',
+        status: 429,
+        code: 'rate_limited',
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Rate limited: retry after 60 seconds', data: { retryAfter: 60 } },
+      });
       const pinned = await connectError(url, { pin: '2026-07-28' });
       expect(pinned).toBeInstanceOf(SdkError);
       expect((pinned as SdkError).code).toBe(SdkErrorCode.EraNegotiationFailed);
     },
     TEST_TIMEOUT_MS,
   );
+});
+
+describe("the site's /mcp 429 body", () => {
+  const envelope = (retryAfter: number) => ({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: `Rate limited: retry after ${retryAfter} seconds`, data: { retryAfter } },
+  });
+
+  test('a single request and a batch the quota cannot cover both carry the envelope; other paths do not', async () => {
+    const app = await siteApp({ rateLimit: { max: 3, windowMs: 60_000 } });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      app.request('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const batch = Array.from({ length: 5 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' }));
+    const refusedBatch = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
+    expect(refusedBatch.status).toBe(429);
+    expect(refusedBatch.headers.get('content-type')).toBe('application/problem+json');
+    expect(refusedBatch.headers.get('retry-after')).toBe('60');
+    expect(await refusedBatch.json()).toMatchObject({ status: 429, code: 'rate_limited', ...envelope(60) });
+    for (let i = 0; i < 3; i++) await app.request('/api/v1');
+    const refused = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ status: 429, code: 'rate_limited', ...envelope(60) });
+    const other = await app.request('/api/v1');
+    expect(other.status).toBe(429);
+    expect(await other.json()).not.toHaveProperty('jsonrpc');
+  });
 });
