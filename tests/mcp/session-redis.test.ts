@@ -120,6 +120,46 @@ describe('redisMcpSessionStore: one session across two instances', () => {
     expect(await events.next()).toBeUndefined();
   });
 
+  test('a request recorded while no stream was open is replayed on B after Last-Event-ID, answered there', async () => {
+    const a = sessionHandler({ store: await bunStore() });
+    const b = sessionHandler({ store: await nodeStore() });
+    const id = await initialize(a);
+    const pending = call(a, {
+      headers: inSession(id, { accept: 'application/json' }),
+      body: rpc('tools/call', { name: 'list_roots' }, 'r'),
+    });
+    // Wait until A has recorded the request in the session's event list.
+    for (let i = 0; i < 200; i++) {
+      const probe = new RedisClient(server.url);
+      const length = Number(await probe.send('LLEN', [`${prefix}e:${id}`]));
+      probe.close();
+      if (length > 0) break;
+      await Bun.sleep(10);
+    }
+    const stream = await call(b, {
+      method: 'GET',
+      headers: inSession(id, { accept: 'text/event-stream', 'last-event-id': '0' }),
+    });
+    const events = new SseReader(stream.body);
+    const request = (await events.next()) as { id: string; method: string };
+    expect(request.method).toBe('roots/list');
+    expect(events.lastId).toBe('1');
+    await call(b, {
+      headers: inSession(id),
+      body: { jsonrpc: '2.0', id: request.id, result: { roots: [{ uri: 'file:///r' }] } },
+    });
+    const res = await pending;
+    expect(((await res.json()) as { result: unknown }).result).toEqual({
+      content: [{ type: 'text', text: 'file:///r' }],
+    });
+    expect((await call(b, { method: 'DELETE', headers: inSession(id) })).status).toBe(204);
+    const probe = new RedisClient(server.url);
+    closers.push(() => probe.close());
+    // The session's event list went with it.
+    expect(Number(await probe.send('EXISTS', [`${prefix}e:${id}`, `${prefix}n:${id}`]))).toBe(0);
+    await events.cancel();
+  });
+
   test('options are checked when the store is made', async () => {
     const raw = new RedisClient(server.url);
     closers.push(() => raw.close());

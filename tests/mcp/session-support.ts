@@ -177,6 +177,8 @@ export class SseReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #decoder = new TextDecoder();
   #buffer = '';
+  /** The `id:` of the last message read, if it had one. */
+  lastId: string | undefined;
 
   constructor(body: ReadableStream<Uint8Array> | null) {
     if (body === null) throw new Error('no body');
@@ -196,7 +198,13 @@ export class SseReader {
           .filter((line) => line.startsWith('data: '))
           .map((line) => line.slice(6))
           .join('\n');
-        if (data.length > 0) return JSON.parse(data) as Record<string, unknown>;
+        if (data.length > 0) {
+          this.lastId = block
+            .split('\n')
+            .find((line) => line.startsWith('id: '))
+            ?.slice(4);
+          return JSON.parse(data) as Record<string, unknown>;
+        }
         continue;
       }
       const left = deadline - Date.now();

@@ -59,6 +59,8 @@ export type {
   McpToolSchema,
 } from './types.ts';
 export {
+  MCP_SESSION_EVENT_LOG_SIZE,
+  type McpSessionEvent,
   type McpSessionRecord,
   type McpSessionStore,
   type MemoryMcpSessionStoreOptions,

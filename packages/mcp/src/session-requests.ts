@@ -16,7 +16,7 @@ import { MCP_ERROR_CODES } from './constants.ts';
 import { McpError } from './errors.ts';
 import { isInputRequired } from './input-required.ts';
 import type { NotificationChannel } from './notifications.ts';
-import { type LiveSession, replyChannel, type SessionKeeper, streamChannel } from './session.ts';
+import { type LiveSession, publishToStream, replyChannel, type SessionKeeper } from './session.ts';
 import type { McpInputRequest, McpRequestContext } from './types.ts';
 
 /**
@@ -92,7 +92,7 @@ export function sessionAsker(
     try {
       const message = { jsonrpc: '2.0', id, method, params };
       if (channel?.send(message) !== true) {
-        await keeper.store.publish(streamChannel(session.id), JSON.stringify(message));
+        await publishToStream(keeper.store, session.id, JSON.stringify(message));
       }
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(

@@ -41,7 +41,24 @@ export interface McpSessionStore {
   publish(channel: string, message: string): Promise<void>;
   /** Listens to `channel` until the returned function is called. Resolves once listening. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Optional, for `Last-Event-ID` resumption of the GET stream: records a message of session
+   * `sessionId`'s stream and returns its event id (increasing integers as decimal strings). Keep the
+   * last `MCP_SESSION_EVENT_LOG_SIZE` and drop them with the session.
+   */
+  appendEvent?(sessionId: string, message: string): Promise<string>;
+  /** Optional, with `appendEvent`: the recorded events after `eventId`, oldest first. */
+  eventsAfter?(sessionId: string, eventId: string): Promise<readonly McpSessionEvent[]>;
 }
+
+/** One recorded message of a session's GET stream. */
+export interface McpSessionEvent {
+  readonly id: string;
+  readonly message: string;
+}
+
+/** How many events of a session's stream a store keeps for resumption. */
+export const MCP_SESSION_EVENT_LOG_SIZE = 100;
 
 /** Options of `memoryMcpSessionStore()`. */
 export interface MemoryMcpSessionStoreOptions {
@@ -64,10 +81,15 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError('memoryMcpSessionStore option "now" must be a function');
   const records = new Map<string, McpSessionRecord>();
+  const logs = new Map<string, { next: number; events: McpSessionEvent[] }>();
   const channels = new Map<string, Set<(message: string) => void>>();
   const purge = () => {
     const time = now();
-    for (const [id, record] of records) if (record.expiresAt <= time) records.delete(id);
+    for (const [id, record] of records) {
+      if (record.expiresAt > time) continue;
+      records.delete(id);
+      logs.delete(id);
+    }
   };
   return {
     async set(id, record) {
@@ -84,6 +106,7 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
       if (record === undefined) return undefined;
       if (record.expiresAt <= now()) {
         records.delete(id);
+        logs.delete(id);
         return undefined;
       }
       return structuredClone(record);
@@ -91,6 +114,7 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
     async delete(id) {
       const record = records.get(id);
       records.delete(id);
+      logs.delete(id);
       return record !== undefined && record.expiresAt > now();
     },
     async publish(channel, message) {
@@ -99,6 +123,21 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
       // Delivered on a later turn, as a networked store would: a publisher never runs a listener
       // in its own call stack.
       for (const listener of [...listeners]) queueMicrotask(() => listener(message));
+    },
+    async appendEvent(sessionId, message) {
+      let log = logs.get(sessionId);
+      if (log === undefined) {
+        log = { next: 1, events: [] };
+        logs.set(sessionId, log);
+      }
+      const id = String(log.next++);
+      log.events.push({ id, message });
+      if (log.events.length > MCP_SESSION_EVENT_LOG_SIZE) log.events.shift();
+      return id;
+    },
+    async eventsAfter(sessionId, eventId) {
+      const after = Number(eventId);
+      return (logs.get(sessionId)?.events ?? []).filter((event) => Number(event.id) > after);
     },
     async subscribe(channel, listener) {
       let listeners = channels.get(channel);

@@ -115,6 +115,20 @@ export const RESOURCES_CHANNEL = 'resources-updated';
 /** The message that closes a session's streams when it ends. */
 export const END_OF_SESSION = 'end';
 
+/**
+ * Sends a JSON-RPC message to the session's GET stream, wherever it is open. With a store that
+ * records events, the message is recorded first and travels as `<event id> <json>`, so a client
+ * that reconnects with `Last-Event-ID` gets it again (2025-11-25 "Transports" §Resumability).
+ */
+export async function publishToStream(
+  store: McpSessionStore,
+  sessionId: string,
+  json: string,
+): Promise<void> {
+  const id = store.appendEvent === undefined ? '-' : await store.appendEvent(sessionId, json);
+  await store.publish(streamChannel(sessionId), `${id} ${json}`);
+}
+
 /** Does the session bookkeeping of one handler. */
 export class SessionKeeper {
   readonly options: ResolvedSessionOptions;

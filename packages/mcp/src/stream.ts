@@ -25,9 +25,27 @@ const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
 
+/**
+ * One `message` event per JSON-RPC message (HTML "Server-sent events" §9.2.6). `text` is
+ * `<event id> <json>` as `publishToStream` sends it; the id (`-` when the store records no events)
+ * becomes the event's `id:` field, which the client sends back as `Last-Event-ID`.
+ */
 function messageEvent(text: string): Uint8Array {
-  // One `message` event per JSON-RPC message (HTML "Server-sent events" §9.2.6).
-  return encoder.encode(`event: message\ndata: ${text}\n\n`);
+  const space = text.indexOf(' ');
+  const id = text.slice(0, space);
+  const json = text.slice(space + 1);
+  return encoder.encode(`${id === '-' ? '' : `id: ${id}\n`}event: message\ndata: ${json}\n\n`);
+}
+
+/** The event id a message travels with, as a number (NaN for `-`). */
+function eventNumber(text: string): number {
+  return Number(text.slice(0, text.indexOf(' ')));
+}
+
+/** A `Last-Event-ID` this handler could have issued: a decimal integer. */
+function lastEventId(request: Request): string | undefined {
+  const value = request.headers.get('last-event-id');
+  return value !== null && /^\d{1,15}$/.test(value) ? value : undefined;
 }
 
 /** What a GET asked for: a stream body, or the refusal to answer. */
@@ -113,13 +131,36 @@ export class SessionStreams {
       },
       cancel: () => close(),
     });
-    const deliver = (text: string) => write(text);
+    // Resuming (2025-11-25 "Transports" §Resumability and Redelivery): live messages are held while
+    // the recorded ones after Last-Event-ID are replayed, then sent unless already replayed.
+    const resumeAfter = this.#keeper.store.eventsAfter === undefined ? undefined : lastEventId(request);
+    let held: string[] | undefined = resumeAfter === undefined ? undefined : [];
+    const deliver = (text: string) => (held === undefined ? write(text) : held.push(text));
     this.#open.set(id, deliver);
     try {
       stop = await this.#keeper.store.subscribe(streamChannel(id), deliver);
     } catch {
       close();
       return { error: storeDown() };
+    }
+    if (resumeAfter !== undefined) {
+      let last = Number(resumeAfter);
+      try {
+        const events = await this.#keeper.store.eventsAfter?.(id, resumeAfter);
+        for (const event of events ?? []) {
+          write(`${event.id} ${event.message}`);
+          last = Math.max(last, Number(event.id));
+        }
+      } catch {
+        close();
+        return { error: storeDown() };
+      }
+      const waiting = held ?? [];
+      held = undefined;
+      for (const text of waiting) {
+        const number = eventNumber(text);
+        if (text === END_OF_SESSION || Number.isNaN(number) || number > last) write(text);
+      }
     }
     keepalive = setInterval(() => ping(), KEEPALIVE_MS);
     request.signal.addEventListener('abort', () => close(), { once: true });
@@ -146,10 +187,17 @@ export class SessionStreams {
       method: 'notifications/resources/updated',
       params: { uri },
     });
+    const { store } = this.#keeper;
     for (const [id, write] of [...this.#open]) {
-      // The subscription may have been recorded on another instance: read the session now.
-      const record = await this.#keeper.store.get(id).catch(() => undefined);
-      if (record?.subscriptions.includes(uri) === true) write(notification);
+      try {
+        // The subscription may have been recorded on another instance: read the session now.
+        const record = await store.get(id);
+        if (record?.subscriptions.includes(uri) !== true) continue;
+        const eventId = store.appendEvent === undefined ? '-' : await store.appendEvent(id, notification);
+        write(`${eventId} ${notification}`);
+      } catch {
+        // The store failed: this update is lost for this stream, as a pub/sub message would be.
+      }
     }
   }
 }

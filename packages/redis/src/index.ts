@@ -30,6 +30,7 @@ export {
   redisRateLimitStore,
 } from './rate-limit-store.ts';
 export {
+  MCP_SESSION_APPEND_EVENT_SCRIPT,
   MCP_SESSION_KEY_PREFIX,
   type RedisMcpSessionStore,
   type RedisMcpSessionStoreOptions,

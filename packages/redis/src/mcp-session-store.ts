@@ -4,8 +4,15 @@
  * requests and the client's answers to whichever instance holds the stream or waits for the answer.
  */
 import { safeJsonParse } from '@charter/core';
-import type { McpSessionRecord, McpSessionStore } from '@charter/mcp';
-import { checkStoreOptions, type RedisLikeClient, runCommand, withDeadline } from './redis-client.ts';
+import type { McpSessionEvent, McpSessionRecord, McpSessionStore } from '@charter/mcp';
+import {
+  cachedScript,
+  checkStoreOptions,
+  type RedisLikeClient,
+  runCommand,
+  runScript,
+  withDeadline,
+} from './redis-client.ts';
 import type { RedisLikeSubscriber } from './subscriber.ts';
 
 /** The default key and channel prefix of `redisMcpSessionStore`. */
@@ -33,6 +40,23 @@ export interface RedisMcpSessionStore extends McpSessionStore {
   readonly prefix: string;
 }
 
+/** How many events of a session's GET stream are kept for `Last-Event-ID` (MCP_SESSION_EVENT_LOG_SIZE). */
+const EVENT_LOG_SIZE = 100;
+
+/**
+ * Records one event of a session's stream. KEYS: the event list, its counter, the session key;
+ * ARGV: the message, how many to keep. The id and the entry are written together, and both keys
+ * expire with the session (its PTTL; a minute when the session is already gone). Answers the id.
+ */
+export const MCP_SESSION_APPEND_EVENT_SCRIPT = `local id = redis.call('INCR', KEYS[2])
+redis.call('RPUSH', KEYS[1], id .. ' ' .. ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+local ttl = redis.call('PTTL', KEYS[3])
+if ttl <= 0 then ttl = 60000 end
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return id`;
+
 interface Channel {
   readonly listeners: Set<(message: string) => void>;
   ready: Promise<void>;
@@ -41,7 +65,8 @@ interface Channel {
 /**
  * Sessions in Redis. A session is the string `<prefix>s:<id>` holding the record as JSON, written
  * with `SET ... PX` so the key and its expiry are set in one command: Redis holds no session past its
- * `expiresAt`. Channels are Redis pub/sub channels `<prefix>c:<name>`, one SUBSCRIBE per channel and
+ * `expiresAt`. The last 100 messages of its GET stream, for `Last-Event-ID`, are the list
+ * `<prefix>e:<id>` with the counter `<prefix>n:<id>` (one script, expiring with the session). Channels are Redis pub/sub channels `<prefix>c:<name>`, one SUBSCRIBE per channel and
  * instance however many listeners it has; delivery is at most once, as pub/sub is (a server-to-client
  * request whose answer is lost meets its deadline).
  *
@@ -68,6 +93,9 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError('redisMcpSessionStore option "now" must be a function');
   const key = (id: string) => `${prefix}s:${id}`;
+  const eventsKey = (id: string) => `${prefix}e:${id}`;
+  const counterKey = (id: string) => `${prefix}n:${id}`;
+  const appendScript = cachedScript(client, 'charter:mcp:append-event', MCP_SESSION_APPEND_EVENT_SCRIPT);
   const channelName = (name: string) => `${prefix}c:${name}`;
   const channels = new Map<string, Channel>();
 
@@ -113,7 +141,34 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
       return record.expiresAt <= now() ? undefined : record;
     },
     async delete(id) {
-      return Number(await runCommand(client, 'DEL', [key(id)], timeoutMs)) > 0;
+      const removed = await runCommand(client, 'DEL', [key(id)], timeoutMs);
+      await runCommand(client, 'DEL', [eventsKey(id), counterKey(id)], timeoutMs);
+      return Number(removed) > 0;
+    },
+    async appendEvent(sessionId, message) {
+      const reply = await runScript(
+        client,
+        appendScript,
+        [eventsKey(sessionId), counterKey(sessionId), key(sessionId)],
+        [message, String(EVENT_LOG_SIZE)],
+        timeoutMs,
+      );
+      const id = Number(reply);
+      if (!Number.isSafeInteger(id))
+        throw new Error('redisMcpSessionStore: unexpected reply to the event script');
+      return String(id);
+    },
+    async eventsAfter(sessionId, eventId) {
+      const after = Number(eventId);
+      const entries = await runCommand(client, 'LRANGE', [eventsKey(sessionId), '0', '-1'], timeoutMs);
+      const events: McpSessionEvent[] = [];
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        if (typeof entry !== 'string') continue;
+        const space = entry.indexOf(' ');
+        const id = entry.slice(0, space);
+        if (space > 0 && Number(id) > after) events.push({ id, message: entry.slice(space + 1) });
+      }
+      return events;
     },
     async publish(name, message) {
       await runCommand(client, 'PUBLISH', [channelName(name), message], timeoutMs);
