@@ -182,3 +182,45 @@ describe('inputRequired answers fulfilled in a legacy session', () => {
     expect(body.error.message).toContain('use 2026-07-28');
   });
 });
+
+describe('idle streams of a session stay open', () => {
+  /** Reads raw text until it contains `needle`. */
+  async function readUntil(body: ReadableStream<Uint8Array> | null, needle: string): Promise<string> {
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(needle)) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    await reader.cancel().catch(() => {});
+    return text;
+  }
+
+  test('the GET stream and a POST stream waiting on the client send a keepalive comment within 8 s', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const get = await call(handler, {
+      method: 'GET',
+      headers: inSession(id, { accept: 'text/event-stream' }),
+    });
+    const post = await call(handler, {
+      headers: inSession(id),
+      body: rpc('tools/call', { name: 'ask_model' }, 'k'),
+    });
+    const [getText, postText] = await Promise.all([
+      readUntil(get.body, ': keepalive\n\n'),
+      readUntil(post.body, ': keepalive\n\n'),
+    ]);
+    expect(getText.startsWith(': stream open\n\n')).toBe(true);
+    expect(getText).toContain(': keepalive\n\n');
+    // The sampling request went first, then the comment kept the stream alive while nobody answered.
+    expect(postText).toContain('"method":"sampling/createMessage"');
+    expect(postText).toContain(': keepalive\n\n');
+    // Answer, so the tool does not wait out its deadline after the test.
+    const requestId = /"id":"(charter-[A-Za-z0-9_-]+)"/.exec(postText)?.[1];
+    const reply = await call(handler, { headers: inSession(id), body: answer(requestId, SAMPLED) });
+    expect(reply.status).toBe(202);
+  }, 30_000);
+});

@@ -35,7 +35,7 @@ import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from
 import { createRequestStateSealer } from './request-state.ts';
 import type { McpServerState } from './server.ts';
 import { replyChannel, SessionKeeper, storeDown } from './session.ts';
-import { SessionStreams } from './stream.ts';
+import { KEEPALIVE_MS, SessionStreams } from './stream.ts';
 import {
   ENDPOINT_METHODS,
   forbiddenOrigin,
@@ -190,6 +190,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         notifications,
         pending.then((answer) => answer?.body),
         request.signal,
+        session === undefined ? undefined : KEEPALIVE_MS,
       );
       return responder.eventStream(body);
     }

@@ -128,13 +128,31 @@ export function eventStream(
   channel: NotificationChannel,
   answer: Promise<JsonRpcResponse | undefined>,
   signal: AbortSignal,
+  keepaliveMs?: number,
 ): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
+      // Inside a session the stream may wait on the client (a sampling request): a comment line now
+      // and then keeps the connection from being closed as idle (HTML "Server-sent events" §9.2.6).
+      const keepalive =
+        keepaliveMs === undefined
+          ? undefined
+          : setInterval(() => {
+              if (!open) return;
+              try {
+                controller.enqueue(encoder.encode(': keepalive\n\n'));
+              } catch {
+                // The reader went away: stop writing.
+                open = false;
+                clearInterval(keepalive);
+                channel.close();
+              }
+            }, keepaliveMs);
       const end = () => {
         if (!open) return;
         open = false;
+        clearInterval(keepalive);
         channel.close();
         controller.close();
       };

@@ -210,8 +210,11 @@ export class SessionKeeper {
     const now = this.#now();
     // Sliding expiry, written at most once per half period so a busy session is not a write per call.
     if (record.expiresAt - now < this.options.idleTtlMs / 2) {
-      record = { ...record, expiresAt: now + this.options.idleTtlMs };
       try {
+        // Read again just before writing, so a subscription recorded meanwhile by another instance
+        // is kept. Records are replaced whole: two changes of one session at the same instant can
+        // still race, which clients avoid by awaiting each request of a session (the SDKs do).
+        record = { ...((await this.store.get(id)) ?? record), expiresAt: now + this.options.idleTtlMs };
         await this.store.set(id, record);
       } catch {
         return { kind: 'refused', error: storeDown() };

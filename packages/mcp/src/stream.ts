@@ -20,8 +20,11 @@ import {
   streamChannel,
 } from './session.ts';
 
-/** A comment line now and then keeps proxies from closing an idle stream. */
-const KEEPALIVE_MS = 15_000;
+/**
+ * A comment line now and then keeps an idle stream open: under Bun's default idle timeout (10 s)
+ * and proxies' longer ones. The POST streams of a session use it too (handler.ts).
+ */
+export const KEEPALIVE_MS = 8_000;
 
 const encoder = new TextEncoder();
 
