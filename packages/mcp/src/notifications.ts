@@ -130,35 +130,37 @@ export function eventStream(
   signal: AbortSignal,
   keepaliveMs?: number,
 ): ReadableStream<Uint8Array> {
+  let open = true;
+  let keepalive: ReturnType<typeof setInterval> | undefined;
+  // The reader went away (cancelled the body): nothing more is written, and the channel drops
+  // later notifications.
+  const stop = () => {
+    open = false;
+    clearInterval(keepalive);
+    channel.close();
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let open = true;
+      const write = (bytes: Uint8Array) => {
+        if (!open) return;
+        try {
+          controller.enqueue(bytes);
+        } catch {
+          stop();
+        }
+      };
       // Inside a session the stream may wait on the client (a sampling request): a comment line now
       // and then keeps the connection from being closed as idle (HTML "Server-sent events" §9.2.6).
-      const keepalive =
-        keepaliveMs === undefined
-          ? undefined
-          : setInterval(() => {
-              if (!open) return;
-              try {
-                controller.enqueue(encoder.encode(': keepalive\n\n'));
-              } catch {
-                // The reader went away: stop writing.
-                open = false;
-                clearInterval(keepalive);
-                channel.close();
-              }
-            }, keepaliveMs);
+      if (keepaliveMs !== undefined) {
+        keepalive = setInterval(() => write(encoder.encode(': keepalive\n\n')), keepaliveMs);
+      }
       const end = () => {
         if (!open) return;
-        open = false;
-        clearInterval(keepalive);
-        channel.close();
+        stop();
         controller.close();
       };
       const flush = () => {
-        if (!open) return;
-        for (const message of channel.take()) controller.enqueue(event(message));
+        for (const message of channel.take()) write(event(message));
       };
       flush();
       channel.listen(flush);
@@ -166,11 +168,12 @@ export function eventStream(
       answer.then(
         (body) => {
           flush();
-          if (open && body !== undefined) controller.enqueue(event(body));
+          if (body !== undefined) write(event(body));
           end();
         },
         () => end(),
       );
     },
+    cancel: stop,
   });
 }
