@@ -13,6 +13,7 @@ const BUN_SERVE_OPTION_KEYS: Readonly<Record<keyof BunServeOptions, true>> = {
   signals: true,
   shutdownTimeoutMs: true,
   nativeRoutes: true,
+  banner: true,
 };
 
 /** Throws a TypeError for options that are not an object, or for a key `serve()` does not read. */
@@ -25,4 +26,8 @@ export function assertBunServeOptions(options: unknown): void {
     Object.keys(BUN_SERVE_OPTION_KEYS),
     (key, problem) => new TypeError(`Invalid serve() option "${key}": ${problem}`),
   );
+  const { banner } = options as { banner?: unknown };
+  if (banner !== undefined && typeof banner !== 'boolean') {
+    throw new TypeError('Invalid serve() option "banner": must be a boolean');
+  }
 }

@@ -1,3 +1,4 @@
+import { printServeBanner } from '@charter/banner';
 import { type App, InternalError, renderError, type ServeHandle, serveHandle } from '@charter/core';
 import { isNativePath, nativeRoutes } from './native-routes.ts';
 import { assertBunServeOptions } from './serve-options.ts';
@@ -15,6 +16,11 @@ export interface BunServeOptions {
   shutdownTimeoutMs?: number;
   /** Hand fully static routes to Bun's native `routes` table (skips the router); default true. */
   nativeRoutes?: boolean;
+  /**
+   * Print the startup banner (the app, its URL, its docs and OpenAPI links) once listening: `true`
+   * always, `false` never; by default only when stdout is a terminal and `NODE_ENV` is not `test`.
+   */
+  banner?: boolean;
 }
 
 export interface BunServer {
@@ -114,5 +120,6 @@ async function listen(app: App, options: BunServeOptions): Promise<BunServer> {
   const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
   // The same line as charter/node and charter/deno write, so logs read alike whatever runs the app.
   app.logger.info('Listening', { url, hostname, port });
+  printServeBanner(app, url, options.banner);
   return { port, hostname, url, server, close };
 }

@@ -21,6 +21,11 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** Node's `server.requestTimeout`: time to receive the whole request, else 408; default 300000 ms; 0 disables. */
   requestTimeoutMs?: number;
+  /**
+   * Print the startup banner (the app, its URL, its docs and OpenAPI links) once listening: `true`
+   * always, `false` never; by default only when stdout is a terminal and `NODE_ENV` is not `test`.
+   */
+  banner?: boolean;
 }
 
 /** The options with defaults filled in. */
@@ -70,6 +75,7 @@ const SERVE_OPTION_KEYS: Readonly<Record<keyof ServeOptions, true>> = {
   shutdownTimeoutMs: true,
   headersTimeoutMs: true,
   requestTimeoutMs: true,
+  banner: true,
 };
 
 /** Validates the options and fills in defaults; an unknown key (`prot`) is refused with a did-you-mean. */
@@ -84,6 +90,8 @@ export function resolveServeOptions(options: ServeOptions): ServeSettings {
   if (typeof hostname !== 'string' || hostname.trim() === '') fail('hostname', 'must be a non-empty string');
   if (options.signals !== undefined && typeof options.signals !== 'boolean')
     fail('signals', 'must be a boolean');
+  if (options.banner !== undefined && typeof options.banner !== 'boolean')
+    fail('banner', 'must be a boolean');
   const requestTimeoutMs = integer('requestTimeoutMs', options.requestTimeoutMs, NODE_REQUEST_TIMEOUT_MS);
   const headersTimeoutMs = integer(
     'headersTimeoutMs',

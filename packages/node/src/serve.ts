@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { printServeBanner } from '@charter/banner';
 import { type App, connectNotSupportedError, type ServeHandle, serveHandle } from '@charter/core';
 import { createClientErrorHandler } from './client-error.ts';
 import { createHandler, createUpgradeHandler, type HandlerSettings, markEndedByServer } from './handler.ts';
@@ -133,6 +134,7 @@ async function start(app: App, options: ServeOptions): Promise<RunningServer> {
   if (!unspecified) handlerSettings.fallbackAuthority = authority;
   const url = `http://${authority}`;
   app.logger.info('Listening', { url, hostname: settings.hostname, port: address.port });
+  printServeBanner(app, url, options.banner);
 
   let closing: Promise<void> | undefined;
   let removeSignals = (): void => {};
