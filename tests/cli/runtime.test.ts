@@ -1,6 +1,13 @@
 /** Runtime detection and the dev command builder of `charter dev`. */
 import { describe, expect, test } from 'bun:test';
-import { buildDevCommand, detectRuntime, resolveRuntime, runtimeFinding, UsageError } from '@charter/cli';
+import {
+  buildDevCommand,
+  detectRuntime,
+  resolveRuntime,
+  runtimeExecutable,
+  runtimeFinding,
+  UsageError,
+} from '@charter/cli';
 
 describe('detectRuntime', () => {
   test('reads the running process: this test runs under Bun', () => {
@@ -75,5 +82,17 @@ describe('runtimeFinding (charter doctor)', () => {
     expect(runtimeFinding({ Bun: { version: '1.3.0' } })).toBeUndefined();
     expect(runtimeFinding({ Bun: { version: '2.0.0' } })).toBeUndefined();
     expect(runtimeFinding({ Deno: {} })).toBeUndefined();
+  });
+});
+
+describe('runtimeExecutable', () => {
+  test('the running binary, except bunx (bunx --bun), whose bun sibling starts Bun', () => {
+    expect(runtimeExecutable('/usr/bin/node')).toBe('/usr/bin/node');
+    expect(runtimeExecutable('/opt/bun/bin/bun')).toBe('/opt/bun/bin/bun');
+    expect(runtimeExecutable('/opt/bun/bin/bunx', (p) => p === '/opt/bun/bin/bun')).toBe('/opt/bun/bin/bun');
+    expect(runtimeExecutable('/opt/bun/bin/bunx.exe', (p) => p === '/opt/bun/bin/bun.exe')).toBe(
+      '/opt/bun/bin/bun.exe',
+    );
+    expect(runtimeExecutable('/opt/bun/bin/bunx', () => false)).toBe('bun');
   });
 });

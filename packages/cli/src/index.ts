@@ -27,6 +27,7 @@ export {
   RUNTIMES,
   type RuntimeName,
   resolveRuntime,
+  runtimeExecutable,
 } from './runtime.ts';
 export { formatRoutesTable } from './commands/routes.ts';
 export { runtimeFinding } from './commands/doctor.ts';

@@ -1,4 +1,6 @@
 /** Which JavaScript runtime runs `charter`, and the command that starts an entry in its watch mode. */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from './args.ts';
 
 /** The runtimes `charter` knows. */
@@ -56,4 +58,17 @@ export function buildDevCommand(options: DevCommandOptions): string[] {
     default:
       throw new UsageError(`unknown runtime ${JSON.stringify(runtime)}; expected ${RUNTIMES.join(', ')}`);
   }
+}
+
+/**
+ * The binary that starts the running runtime again: `execPath` (`process.execPath`), except under
+ * `bunx --bun`, where it is Bun's `bunx` binary, which acts as bunx because of its name: its `bun`
+ * sibling then (or `bun` from PATH when there is none).
+ */
+export function runtimeExecutable(execPath: string, exists: (path: string) => boolean = existsSync): string {
+  const name = basename(execPath);
+  const bunx = /^bunx(\.exe)?$/i.exec(name);
+  if (bunx === null) return execPath;
+  const sibling = join(dirname(execPath), `bun${bunx[1] ?? ''}`);
+  return exists(sibling) ? sibling : 'bun';
 }

@@ -6,7 +6,7 @@
 import { relative } from 'node:path';
 import { type Command, EXIT } from '../context.ts';
 import { DEFAULT_DEV_ENTRIES, findEntry } from '../entry.ts';
-import { buildDevCommand, detectRuntime, RUNTIMES, resolveRuntime } from '../runtime.ts';
+import { buildDevCommand, detectRuntime, RUNTIMES, resolveRuntime, runtimeExecutable } from '../runtime.ts';
 import { HELP_FLAG } from './shared.ts';
 
 export const devCommand: Command = {
@@ -33,7 +33,7 @@ export const devCommand: Command = {
       runtime,
       entry: relative(context.cwd, entry),
       // The same runtime: the very binary running charter (what `node` on PATH is may differ).
-      ...(sameRuntime ? { executable: context.execPath } : {}),
+      ...(sameRuntime ? { executable: runtimeExecutable(context.execPath) } : {}),
       args: args.rest,
     });
     if (args.flags['dry-run'] === true) {
