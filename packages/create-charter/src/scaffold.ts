@@ -18,6 +18,20 @@ export const TEMPLATE_ADAPTERS = {
 
 export type TemplateName = keyof typeof TEMPLATE_ADAPTERS;
 
+/**
+ * What templates share, kept once: folders under the templates directory copied before a template's
+ * own files (which win). `_shared` holds the app every template serves; `_bun-test` the app's tests
+ * for the templates whose tests run with `bun test`.
+ */
+const TEMPLATE_LAYERS: Record<TemplateName, readonly string[]> = {
+  bun: ['_shared', '_bun-test'],
+  node: ['_shared'],
+  deno: ['_shared'],
+  cloudflare: ['_shared', '_bun-test'],
+  vercel: ['_shared', '_bun-test'],
+  lambda: ['_shared', '_bun-test'],
+};
+
 export class ScaffoldError extends Error {
   override name = 'ScaffoldError';
 }
@@ -100,7 +114,9 @@ export function scaffold(options: ScaffoldOptions): { dir: string; name: string;
     );
   }
   const { dir, name } = checkTarget(options.target, options.cwd);
-  cpSync(join(options.templatesDir, options.template), dir, { recursive: true });
+  for (const layer of [...TEMPLATE_LAYERS[options.template], options.template]) {
+    cpSync(join(options.templatesDir, layer), dir, { recursive: true });
+  }
   const files: string[] = [];
   const visit = (folder: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
