@@ -4,7 +4,7 @@
  * the ALB (`statusDescription`, and `multiValueHeaders` only when the target group has multi-value
  * headers on, which the event's own shape tells).
  */
-import { type Logger, responsePayload } from '@charter/core';
+import { type Logger, responsePayload, statusTitle } from '@charter/core';
 import type {
   AlbResult,
   ApiGatewayV1Result,
@@ -13,7 +13,6 @@ import type {
   LambdaHttpResult,
 } from './events.ts';
 import { encodeBody, isTextual } from './media.ts';
-import { reasonPhrase } from './reason-phrases.ts';
 
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection; the platform makes its own to the
 // client ("The load balancer does not honor hop-by-hop headers").
@@ -83,7 +82,7 @@ export async function toLambdaResult(response: Response, options: ResultOptions)
       return result;
     }
     case 'alb': {
-      const statusDescription = `${statusCode} ${reasonPhrase(statusCode)}`;
+      const statusDescription = `${statusCode} ${statusTitle(statusCode)}`;
       if (options.multiValue) {
         const result: AlbResult = {
           statusCode,

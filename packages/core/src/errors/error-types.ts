@@ -29,8 +29,27 @@ export function errorTypeUri(code: ErrorCode): string {
   return ERROR_TYPE_BASE + code;
 }
 
-/** Reason phrases (RFC 9110 §15) used as problem titles when none is given. */
+/**
+ * Reason phrases (RFC 9110 §15; 428, 429 and 431 from RFC 6585): problem titles when none is given,
+ * and the phrase an adapter writes where a platform wants one (an ALB's `statusDescription`).
+ */
 export const STATUS_TITLES: Readonly<Record<number, string>> = {
+  100: 'Continue',
+  101: 'Switching Protocols',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  203: 'Non-Authoritative Information',
+  204: 'No Content',
+  205: 'Reset Content',
+  206: 'Partial Content',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',
@@ -38,6 +57,7 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
   408: 'Request Timeout',
   409: 'Conflict',
   410: 'Gone',
@@ -63,8 +83,12 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
 };
 
+/** The reason phrase of `status`; a generic one by class for a code without a registered phrase. */
 export function statusTitle(status: number): string {
-  return STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+  return (
+    STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Status')
+  );
 }
