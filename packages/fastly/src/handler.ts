@@ -4,24 +4,9 @@
  * event; `listen(app)` registers it on the runtime's global `addEventListener`. The App's body limit,
  * timeout, secure headers and problem documents apply as on any runtime.
  */
-import {
-  type App,
-  HttpError,
-  InternalError,
-  renderError,
-  setRequestPeer,
-  takeWsUpgrade,
-} from '@charter/core';
+import { type App, handleWithoutWebSockets, setRequestPeer } from '@charter/core';
 import type { FastlyAddEventListener, FastlyFetchEvent } from './fastly-types.ts';
 import { setFastlyEvent } from './platform.ts';
-
-/** Made when needed: an Error built at import would have its stack captured for nothing. */
-const websocketUnsupported = (): HttpError =>
-  new HttpError({
-    status: 501,
-    detail: 'WebSocket upgrades are not supported on Fastly Compute',
-    internal: false,
-  });
 
 /** Answers one `fetch` event with the App's response. */
 export type FastlyHandler = (event: FastlyFetchEvent) => Promise<Response>;
@@ -55,18 +40,8 @@ export function toFastlyHandler(app: App): FastlyHandler {
     setFastlyEvent(request, event);
     const address = event.client?.address;
     if (typeof address === 'string' && address !== '') setRequestPeer(request, address);
-    try {
-      const response = await app.handle(request);
-      // A WebSocket route registered after the listener was made: Compute cannot complete it.
-      if (takeWsUpgrade(request, response) !== undefined) {
-        response.body?.cancel().catch(() => {});
-        return renderError(websocketUnsupported(), app.options.production).response;
-      }
-      return response;
-    } catch (error) {
-      app.logger.error('The app threw instead of answering', { method: request.method, error });
-      return renderError(new InternalError(), app.options.production).response;
-    }
+    // A WebSocket route registered after the listener was made: Compute cannot complete it.
+    return handleWithoutWebSockets(app, request, 'Fastly Compute');
   };
 }
 

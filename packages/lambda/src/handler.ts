@@ -3,14 +3,7 @@
  * App's body limit, timeout, secure headers and problem documents apply as on any other runtime,
  * because they are the App's.
  */
-import {
-  type App,
-  HttpError,
-  InternalError,
-  renderError,
-  setRequestPeer,
-  takeWsUpgrade,
-} from '@charter/core';
+import { type App, handleWithoutWebSockets, InternalError, renderError, setRequestPeer } from '@charter/core';
 import type { LambdaContext, LambdaEventSource, LambdaHttpEvent, LambdaHttpResult } from './events.ts';
 import { setLambdaInvocation } from './invocation.ts';
 import { assertLambdaServable, type LambdaHandlerOptions, resolveLambdaOptions } from './options.ts';
@@ -19,14 +12,6 @@ import { toLambdaResult } from './response.ts';
 
 /** An async Lambda handler for HTTP events (the Node.js runtime's `export const handler`). */
 export type LambdaHandler = (event: LambdaHttpEvent, context?: LambdaContext) => Promise<LambdaHttpResult>;
-
-/** Made when needed: an Error built at import would have its stack captured for nothing. */
-const websocketUnsupported = (): HttpError =>
-  new HttpError({
-    status: 501,
-    detail: 'WebSocket upgrades are not supported on AWS Lambda',
-    internal: false,
-  });
 
 /** What the App answered for an event, or the problem the adapter answered itself. */
 export interface Answer {
@@ -56,19 +41,9 @@ export async function answerEvent(
   // the ALB reports none, its client is in X-Forwarded-For (use behindProxy: { hops: 1 }).
   if (peer !== undefined) setRequestPeer(request, peer);
   setLambdaInvocation(request, { source, event, requestContext: event.requestContext, context });
-  try {
-    const response = await app.handle(request);
-    // A WebSocket route registered after the handler was made (a plugin): the App accepted a
-    // handshake that Lambda cannot complete.
-    if (takeWsUpgrade(request, response) !== undefined) {
-      response.body?.cancel().catch(() => {});
-      return { response: renderError(websocketUnsupported(), production).response, method: request.method };
-    }
-    return { response, method: request.method };
-  } catch (error) {
-    app.logger.error('The app threw instead of answering', { method: request.method, error });
-    return { response: renderError(new InternalError(), production).response, method: request.method };
-  }
+  // A WebSocket route registered after the handler was made (a plugin): Lambda cannot complete it.
+  const response = await handleWithoutWebSockets(app, request, 'AWS Lambda');
+  return { response, method: request.method };
 }
 
 /** True when an ALB event came in the target group's multi-value header mode. */

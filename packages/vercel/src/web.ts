@@ -3,7 +3,7 @@
  * (`export const { GET, POST } = toVercelHandlers(app)`), each `(request, context?) => Response`.
  * The App's body limit, timeout, secure headers and problem documents apply as on any runtime.
  */
-import { type App, HttpError, InternalError, renderError, takeWsUpgrade } from '@charter/core';
+import { type App, handleWithoutWebSockets } from '@charter/core';
 import {
   assertVercelServable,
   resolveVercelOptions,
@@ -26,14 +26,6 @@ export interface VercelHandlers {
   DELETE: VercelWebHandler;
   OPTIONS: VercelWebHandler;
 }
-
-/** Made when needed: an Error built at import would have its stack captured for nothing. */
-const websocketUnsupported = (): HttpError =>
-  new HttpError({
-    status: 501,
-    detail: 'WebSocket upgrades are not supported on Vercel Functions',
-    internal: false,
-  });
 
 /** The request with `basePath` taken off its path (a new Request on the same body), or as it is. */
 function rebased(request: Request, basePath: string | undefined): Request {
@@ -70,18 +62,8 @@ export function toVercelHandlers(app: App, options?: VercelHandlerOptions): Verc
   const handle: VercelWebHandler = async (incoming, context) => {
     const request = rebased(incoming, basePath);
     if (context !== undefined && context !== null) setVercelContext(request, context);
-    try {
-      const response = await app.handle(request);
-      // A WebSocket route registered after the handlers were made: a function cannot complete it.
-      if (takeWsUpgrade(request, response) !== undefined) {
-        response.body?.cancel().catch(() => {});
-        return renderError(websocketUnsupported(), app.options.production).response;
-      }
-      return response;
-    } catch (error) {
-      app.logger.error('The app threw instead of answering', { method: request.method, error });
-      return renderError(new InternalError(), app.options.production).response;
-    }
+    // A WebSocket route registered after the handlers were made: a function cannot complete it.
+    return handleWithoutWebSockets(app, request, 'Vercel Functions');
   };
   return {
     fetch: handle,

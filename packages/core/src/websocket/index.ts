@@ -37,6 +37,7 @@ export {
 export { isWsSubprotocolToken, type ResolvedWsHandler, resolveWsHandler, WS_DEFAULTS } from './options.ts';
 export { WsProtocol, type WsProtocolOptions } from './protocol.ts';
 export { takeWsUpgrade, type WsRouteInfo, type WsUpgrade } from './route.ts';
+export { handleWithoutWebSockets } from './without-sockets.ts';
 export { WsSession, type WsSessionOptions, type WsTransport } from './session.ts';
 export type {
   WsBeforeUpgrade,
