@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
 import { median } from './median.ts';
 import { CLK_TCK, cpuMicros } from './support/proc.ts';
+import { readyPort, stopProcess } from './support/server-process.ts';
 
 type ServerKind = 'charter' | 'plain' | 'plain-same';
 const SERVERS: readonly ServerKind[] = ['charter', 'plain', 'plain-same'];
@@ -73,40 +74,11 @@ async function startServer(kind: ServerKind): Promise<ServerProcess> {
     stderr: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const timeout = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`${kind} server exited before it was ready:\n${text}`);
-      text += decoder.decode(value, { stream: true });
-      const match = /^ready (\d+)$/m.exec(text);
-      if (match !== null) {
-        // Keep draining stdout so the server can never block on a full pipe.
-        void (async () => {
-          while (!(await reader.read()).done) {}
-        })().catch(() => {});
-        return { kind, port: Number(match[1]), pid: proc.pid, proc };
-      }
-    }
-  } catch (error) {
-    proc.kill('SIGKILL');
-    throw error;
-  } finally {
-    clearTimeout(timeout);
-  }
+  return { kind, port: await readyPort(proc, `${kind} server`, 15_000), pid: proc.pid, proc };
 }
 
-async function stopServer(server: ServerProcess): Promise<void> {
-  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
-  server.proc.kill('SIGTERM');
-  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(3000).then(() => false)]);
-  if (!exited) {
-    server.proc.kill('SIGKILL');
-    await server.proc.exited;
-  }
+function stopServer(server: ServerProcess): Promise<void> {
+  return stopProcess(server.proc);
 }
 
 // ---------------------------------------------------------------------------------------------

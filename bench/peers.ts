@@ -45,6 +45,7 @@ import { geomean, type ServerSummary, summarise, tables } from './peers-report.t
 import { node24 } from './peers/node24.ts';
 import { CLK_TCK, coreMicros, cpuMicros, statusKb } from './support/proc.ts';
 import { random, shuffle } from './support/seeded-order.ts';
+import { drain, readyPort, stopProcess } from './support/server-process.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -335,48 +336,13 @@ function spawnServer(def: ServerDef, port: number, ctx: Context): Bun.Subprocess
   });
 }
 
-function drain(stream: ReadableStream<Uint8Array>): void {
-  void (async () => {
-    const reader = stream.getReader();
-    while (!(await reader.read()).done) {}
-  })().catch(() => {});
-}
-
 async function startServer(def: ServerDef, ctx: Context): Promise<Running> {
   const proc = spawnServer(def, 0, ctx);
-  const stderr = new Response(proc.stderr).text();
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  const timeout = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`${def.id} exited before it was ready:\n${text}\n${await stderr}`);
-      text += decoder.decode(value, { stream: true });
-      const match = /^ready (\d+)$/m.exec(text);
-      if (match !== null) {
-        reader.releaseLock();
-        drain(proc.stdout);
-        return { def, port: Number(match[1]), pid: proc.pid, proc };
-      }
-    }
-  } catch (error) {
-    proc.kill('SIGKILL');
-    throw error;
-  } finally {
-    clearTimeout(timeout);
-  }
+  return { def, port: await readyPort(proc, def.id, 20_000), pid: proc.pid, proc };
 }
 
-async function stopServer(server: Running): Promise<void> {
-  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
-  server.proc.kill('SIGTERM');
-  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(3000).then(() => false)]);
-  if (!exited) {
-    server.proc.kill('SIGKILL');
-    await server.proc.exited;
-  }
+function stopServer(server: Running): Promise<void> {
+  return stopProcess(server.proc);
 }
 
 function freePort(): number {
