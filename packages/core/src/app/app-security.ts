@@ -1,6 +1,6 @@
 import type { Logger } from '../logger/index.ts';
 import { LoadShedder } from '../pipeline/load-shedding.ts';
-import type { PerimeterPlan } from '../pipeline/perimeter.ts';
+import { type PerimeterPlan, problemHeaderSet } from '../pipeline/perimeter.ts';
 import {
   type AssertSecureConfigOptions,
   collectSecurityIssues,
@@ -21,6 +21,7 @@ export function perimeterPlan(options: ResolvedAppOptions): PerimeterPlan {
     refuseForwarded: options.production && security.proxy.kind === 'unset',
     responseHeaders: security.responseHeaders,
     stripServerHeaders: security.stripServerHeaders,
+    problemHeaders: problemHeaderSet(security.responseHeaders),
   });
 }
 

@@ -16,7 +16,7 @@ import { logCredentialRejection } from '../errors/credential-rejection.ts';
 import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
-import { guardPerimeter, hardenResponse, type PerimeterPlan, problemHeaders } from './perimeter.ts';
+import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.ts';
 import { splitUrl } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
@@ -313,7 +313,7 @@ async function recoverWithHooks(
  */
 function problemAnswer(host: PipelineHost, exchange: Exchange, status: number, body: string): Response {
   exchange.hardened = true;
-  const set = problemHeaders(host.perimeter);
+  const set = host.perimeter.problemHeaders;
   if (exchange.plannedAnswers) return new PlannedResponse(status, set, body) as unknown as Response;
   return new Response(body, { status, headers: set.headers });
 }

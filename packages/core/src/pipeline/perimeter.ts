@@ -14,6 +14,8 @@ export interface PerimeterPlan {
   /** Security headers added to every response that lacks them. */
   readonly responseHeaders: ReadonlyArray<readonly [string, string]>;
   readonly stripServerHeaders: boolean;
+  /** The header set of the pipeline's own problem responses (`problemHeaderSet`). */
+  readonly problemHeaders: WireHeaders;
 }
 
 /** Step 0: the checks that run before any hook sees the request. */
@@ -37,21 +39,15 @@ export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: 
   }
 }
 
-const problemHeaderSets = new WeakMap<PerimeterPlan, WireHeaders>();
-
 /**
- * The header set of a problem response the pipeline builds itself: the problem content type plus
- * the App's security headers, built once per App. `new Response(body, { headers })` copies it.
+ * The header set of a problem response the pipeline builds itself: the problem content type plus the
+ * App's security headers. Built once, with the App's perimeter plan; `new Response(body, { headers })`
+ * copies it, and planned answers write its lines as they are.
  */
-export function problemHeaders(plan: PerimeterPlan): WireHeaders {
-  let set = problemHeaderSets.get(plan);
-  if (set === undefined) {
-    const headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
-    for (const [name, value] of plan.responseHeaders) headers.set(name, value);
-    set = wireHeaders(headers);
-    problemHeaderSets.set(plan, set);
-  }
-  return set;
+export function problemHeaderSet(responseHeaders: ReadonlyArray<readonly [string, string]>): WireHeaders {
+  const headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
+  for (const [name, value] of responseHeaders) headers.set(name, value);
+  return wireHeaders(headers);
 }
 
 // Headers that advertise the server software: a free map of which exploits to try.
