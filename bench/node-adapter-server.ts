@@ -16,76 +16,20 @@
  *
  * Prints `ready <port> <pid>` once listening; exits on SIGTERM, or when stdin closes.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { rawListener } from './peers/node-raw-listener.mjs';
 
 const [kind = 'raw', portText = '0'] = process.argv.slice(2);
 const port = Number(portText);
 const HOSTNAME = '127.0.0.1';
 
-const STATIC_BODY = { message: 'Hello, World!' };
-
-function parseId(text: string): number | undefined {
-  if (!/^-?\d{1,16}$/.test(text)) return undefined;
-  const id = Number(text);
-  return Number.isSafeInteger(id) ? id : undefined;
-}
-
-function isEcho(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { name, age, tags } = value as { name?: unknown; age?: unknown; tags?: unknown };
-  if (typeof name !== 'string' || name.length === 0) return false;
-  if (!Number.isInteger(age) || (age as number) < 0) return false;
-  if (!Array.isArray(tags)) return false;
-  for (const tag of tags) if (typeof tag !== 'string') return false;
-  return true;
-}
-
+/** The hand-written `node:http` baseline: the peers benchmark's own raw listener. */
 function raw(): Promise<number> {
-  const sendJson = (res: ServerResponse, value: unknown): void => {
-    const text = JSON.stringify(value);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  };
-  const sendText = (res: ServerResponse, status: number, text: string): void => {
-    res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  };
-  const echo = (req: IncomingMessage, res: ServerResponse): void => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        sendText(res, 400, 'Bad Request');
-        return;
-      }
-      if (isEcho(body)) sendJson(res, body);
-      else sendText(res, 400, 'Bad Request');
-    });
-  };
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    if (req.method === 'GET') {
-      if (path === '/static') return sendJson(res, STATIC_BODY);
-      if (path.startsWith('/users/')) {
-        const id = parseId(path.slice('/users/'.length));
-        return id === undefined
-          ? sendText(res, 400, 'Bad Request')
-          : sendJson(res, { id, name: `user ${id}` });
-      }
-    } else if (req.method === 'POST' && path === '/echo') {
-      return echo(req, res);
-    }
-    sendText(res, 404, 'Not Found');
-  });
+  const server = createServer(rawListener);
   return new Promise((resolve) =>
     server.listen(port, HOSTNAME, () => resolve((server.address() as AddressInfo).port)),
   );
