@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// .ci/run installs Debian's redis-server when none is on PATH; REDIS_SERVER_PATH points elsewhere.
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? Bun.which('redis-server') ?? '/usr/bin/redis-server';
 
 export interface RestartableRedis {
@@ -81,6 +82,8 @@ export async function startRestartableRedis(): Promise<RestartableRedis> {
         await Bun.sleep(20);
       }
       if (spawned.exitCode === null) return;
+      // It exited at once (the port not yet free): try again, within the same deadline.
+      if (Date.now() - started > 15_000) throw new Error(`redis-server did not start on port ${port}`);
       await Bun.sleep(100);
     }
   };
