@@ -17,7 +17,17 @@ import {
   redisMcpSessionStore,
 } from '../../packages/redis/src/index.ts';
 import { type RestartableRedis, startRestartableRedis } from '../redis/support/restartable-redis.ts';
-import { call, initialize, inSession, rpc, SseReader, sessionHandler, WATCHED } from './session-support.ts';
+import {
+  call,
+  changeOneSessionAtOnce,
+  checkReplaceIf,
+  initialize,
+  inSession,
+  rpc,
+  SseReader,
+  sessionHandler,
+  WATCHED,
+} from './session-support.ts';
 
 let server: RestartableRedis;
 const closers: (() => void)[] = [];
@@ -158,6 +168,20 @@ describe('redisMcpSessionStore: one session across two instances', () => {
     // The session's event list went with it.
     expect(Number(await probe.send('EXISTS', [`${prefix}e:${id}`, `${prefix}n:${id}`]))).toBe(0);
     await events.cancel();
+  });
+
+  test('replaceIf (compare-and-set) writes only over the record as read, on both clients', async () => {
+    await checkReplaceIf(await bunStore());
+    await checkReplaceIf(await nodeStore());
+  });
+
+  test('60 subscribes and unsubscribes and a setLevel at once on A and B: the record in Redis holds every change', async () => {
+    const storeA = await bunStore();
+    await changeOneSessionAtOnce(
+      sessionHandler({ store: storeA }),
+      sessionHandler({ store: await nodeStore() }),
+      storeA,
+    );
   });
 
   test('options are checked when the store is made', async () => {

@@ -231,5 +231,64 @@ export function brokenStore(): McpSessionStore {
   const down = async (): Promise<never> => {
     throw new Error('store down');
   };
-  return { set: down, get: down, delete: down, publish: down, subscribe: down };
+  return { set: down, get: down, replaceIf: down, delete: down, publish: down, subscribe: down };
+}
+
+/**
+ * Many changes of one session at once, spread over two handlers sharing `store` (issue 24: records
+ * change by compare-and-set, so none is lost): 20 URIs subscribed beforehand are unsubscribed while
+ * 40 others are subscribed, half of each through each handler, with a `logging/setLevel` among them.
+ * Checks every answer and that the stored record ends with exactly the 40 new URIs.
+ */
+export async function changeOneSessionAtOnce(
+  a: McpHandler,
+  b: McpHandler,
+  store: McpSessionStore,
+): Promise<void> {
+  const id = await initialize(a);
+  const before = await store.get(id);
+  const old = Array.from({ length: 20 }, (_, i) => `notes://old/${i}`);
+  const added = Array.from({ length: 40 }, (_, i) => `notes://new/${i}`);
+  const send = (handler: McpHandler, method: string, params: Record<string, unknown>) =>
+    call(handler, { headers: inSession(id), body: rpc(method, params) });
+  await Promise.all(old.map((uri, i) => send(i % 2 === 0 ? a : b, 'resources/subscribe', { uri })));
+  expect([...((await store.get(id))?.subscriptions ?? [])].sort()).toEqual([...old].sort());
+  const answers = await Promise.all([
+    ...added.map((uri, i) => send(i % 2 === 0 ? b : a, 'resources/subscribe', { uri })),
+    ...old.map((uri, i) => send(i % 2 === 0 ? a : b, 'resources/unsubscribe', { uri })),
+    send(b, 'logging/setLevel', { level: 'warning' }),
+  ]);
+  for (const answer of answers) {
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { result?: unknown }).result).toEqual({});
+  }
+  const after = await store.get(id);
+  expect([...(after?.subscriptions ?? [])].sort()).toEqual([...added].sort());
+  expect(after?.logLevel).toBe('warning');
+  expect(after?.clientCapabilities).toEqual(before?.clientCapabilities ?? {});
+  expect(after?.protocolVersion).toBe(LEGACY);
+}
+
+/** The store contract's compare-and-set, on any store: written only over the record as read. */
+export async function checkReplaceIf(store: McpSessionStore): Promise<void> {
+  const id = `cas-${crypto.randomUUID()}`;
+  const record = {
+    protocolVersion: LEGACY,
+    clientCapabilities: { sampling: {} },
+    subscriptions: ['a://1'],
+    expiresAt: Date.now() + 60_000,
+  };
+  expect(await store.replaceIf(id, record, record)).toBe(false);
+  await store.set(id, record);
+  const read = (await store.get(id)) as typeof record;
+  const first = { ...read, subscriptions: ['a://1', 'a://2'] };
+  expect(await store.replaceIf(id, first, read)).toBe(true);
+  // The same expected record again is stale now: another write came first.
+  expect(await store.replaceIf(id, { ...read, subscriptions: [] }, read)).toBe(false);
+  expect((await store.get(id))?.subscriptions).toEqual(['a://1', 'a://2']);
+  // An expiry in the past ends the session.
+  const current = (await store.get(id)) as typeof record;
+  expect(await store.replaceIf(id, { ...current, expiresAt: Date.now() - 1 }, current)).toBe(true);
+  expect(await store.get(id)).toBeUndefined();
+  expect(await store.replaceIf(id, current, current)).toBe(false);
 }

@@ -9,6 +9,8 @@ import { memoryMcpSessionStore } from '@charter/mcp';
 import {
   brokenStore,
   call,
+  changeOneSessionAtOnce,
+  checkReplaceIf,
   initialize,
   inSession,
   rpc,
@@ -182,5 +184,16 @@ describe('the GET stream', () => {
   test('notifyResourceUpdated checks its argument; without a store it resolves at once', async () => {
     await expect(sessionHandler().notifyResourceUpdated('' as string)).rejects.toThrow('resource URI');
     await expect(statelessHandler().notifyResourceUpdated(WATCHED)).resolves.toBeUndefined();
+  });
+});
+
+describe('concurrent changes of one session (compare-and-set, memory store)', () => {
+  test('replaceIf writes only over the record as read, and never a gone session', async () => {
+    await checkReplaceIf(memoryMcpSessionStore());
+  });
+
+  test('60 subscribes and unsubscribes and a setLevel at once on two handlers: the record holds every change', async () => {
+    const store = memoryMcpSessionStore();
+    await changeOneSessionAtOnce(sessionHandler({ store }), sessionHandler({ store }), store);
   });
 });

@@ -33,6 +33,13 @@ export interface McpSessionRecord {
 export interface McpSessionStore {
   /** Creates or replaces a session. */
   set(id: string, record: McpSessionRecord): Promise<void>;
+  /**
+   * Compare-and-set: writes `record` only if the stored session is still `expected` (the record as
+   * `get` returned it) and has not expired; true when written, false when another write came first
+   * or the session is gone. Every change of a live session goes through it (read, edit, `replaceIf`,
+   * again on false), so two instances changing one session at the same instant never lose a change.
+   */
+  replaceIf(id: string, record: McpSessionRecord, expected: McpSessionRecord): Promise<boolean>;
   /** The session, or undefined when unknown or expired. */
   get(id: string): Promise<McpSessionRecord | undefined>;
   /** Ends a session; true when it existed. */
@@ -80,12 +87,13 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
   }
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError('memoryMcpSessionStore option "now" must be a function');
-  const records = new Map<string, McpSessionRecord>();
+  // Each record with its JSON, which `replaceIf` compares the expected record's JSON with.
+  const records = new Map<string, { readonly record: McpSessionRecord; readonly json: string }>();
   const logs = new Map<string, { next: number; events: McpSessionEvent[] }>();
   const channels = new Map<string, Set<(message: string) => void>>();
   const purge = () => {
     const time = now();
-    for (const [id, record] of records) {
+    for (const [id, { record }] of records) {
       if (record.expiresAt > time) continue;
       records.delete(id);
       logs.delete(id);
@@ -99,10 +107,17 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
           throw new Error(`memoryMcpSessionStore holds its maximum of ${maxSessions} sessions`);
         }
       }
-      records.set(id, structuredClone(record));
+      records.set(id, { record: structuredClone(record), json: JSON.stringify(record) });
+    },
+    async replaceIf(id, record, expected) {
+      const stored = records.get(id);
+      if (stored === undefined || stored.record.expiresAt <= now()) return false;
+      if (stored.json !== JSON.stringify(expected)) return false;
+      records.set(id, { record: structuredClone(record), json: JSON.stringify(record) });
+      return true;
     },
     async get(id) {
-      const record = records.get(id);
+      const record = records.get(id)?.record;
       if (record === undefined) return undefined;
       if (record.expiresAt <= now()) {
         records.delete(id);
@@ -112,7 +127,7 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
       return structuredClone(record);
     },
     async delete(id) {
-      const record = records.get(id);
+      const record = records.get(id)?.record;
       records.delete(id);
       logs.delete(id);
       return record !== undefined && record.expiresAt > now();

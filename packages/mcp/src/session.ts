@@ -58,7 +58,7 @@ export function resolveSessionOptions(value: unknown): ResolvedSessionOptions | 
   if (typeof value !== 'object' || value === null) fail('must be an object with a store');
   const options = value as McpSessionOptions;
   const store = options.store as unknown as Record<string, unknown> | undefined;
-  for (const method of ['set', 'get', 'delete', 'publish', 'subscribe']) {
+  for (const method of ['set', 'get', 'replaceIf', 'delete', 'publish', 'subscribe']) {
     if (typeof store?.[method] !== 'function') {
       fail(
         `needs store: an McpSessionStore (memoryMcpSessionStore() or charter/redis redisMcpSessionStore), with ${method}()`,
@@ -80,6 +80,12 @@ export function resolveSessionOptions(value: unknown): ResolvedSessionOptions | 
     principal: options.principal,
   });
 }
+
+/**
+ * How many compare-and-set rounds one change of a session may lose before it fails (a 503): each
+ * round one contender wins, so only a session changed by more requests at once than this can hit it.
+ */
+const MAX_CHANGE_ATTEMPTS = 200;
 
 /** The header that carries the session (header names are case-insensitive). */
 export const SESSION_HEADER = 'mcp-session-id';
@@ -210,12 +216,21 @@ export class SessionKeeper {
     const now = this.#now();
     // Sliding expiry, written at most once per half period so a busy session is not a write per call.
     if (record.expiresAt - now < this.options.idleTtlMs / 2) {
+      const expiresAt = now + this.options.idleTtlMs;
       try {
-        // Read again just before writing, so a subscription recorded meanwhile by another instance
-        // is kept. Records are replaced whole: two changes of one session at the same instant can
-        // still race, which clients avoid by awaiting each request of a session (the SDKs do).
-        record = { ...((await this.store.get(id)) ?? record), expiresAt: now + this.options.idleTtlMs };
-        await this.store.set(id, record);
+        // Compare-and-set on the current record: a subscription another instance records meanwhile is kept.
+        const changed = await this.change(id, (current) =>
+          current.expiresAt >= expiresAt ? undefined : { ...current, expiresAt },
+        );
+        if (changed === undefined) {
+          return {
+            kind: 'refused',
+            error: new NotFoundError(
+              'Unknown or expired Mcp-Session-Id: send initialize to start a new session',
+            ),
+          };
+        }
+        record = changed;
       } catch {
         return { kind: 'refused', error: storeDown() };
       }
@@ -246,13 +261,33 @@ export class SessionKeeper {
     return id;
   }
 
-  /** Saves a changed record of a live session (subscriptions, log level). */
-  async update(session: LiveSession, change: Partial<McpSessionRecord>): Promise<LiveSession> {
-    // Read again first: another instance may have changed the record since this request opened it.
-    const current = (await this.store.get(session.id)) ?? session.record;
-    const record = { ...current, ...change };
-    await this.store.set(session.id, record);
-    return { id: session.id, record };
+  /**
+   * Changes a live session atomically: reads it, applies `edit` (undefined: nothing to change) and
+   * writes it with the store's compare-and-set, again from a fresh read when another write came
+   * first, so concurrent changes on any number of instances all land. Resolves with the record as
+   * written (or as read, when unchanged), undefined when the session is gone; rejects when the
+   * store fails or stays contended for `MAX_CHANGE_ATTEMPTS` rounds.
+   */
+  async change(
+    id: string,
+    edit: (record: McpSessionRecord) => McpSessionRecord | undefined,
+  ): Promise<McpSessionRecord | undefined> {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.store.get(id);
+      if (current === undefined) return undefined;
+      const next = edit(current);
+      if (next === undefined) return current;
+      if (await this.store.replaceIf(id, next, current)) return next;
+      // Lost the race: a random pause of up to a few ms spreads the next round of contenders.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt + 1, 10)));
+    }
+    throw new Error(`session ${id.slice(0, 8)}... stayed contended for ${MAX_CHANGE_ATTEMPTS} attempts`);
+  }
+
+  /** Saves a change of a live session's record (the log level), atomically; undefined when it ended. */
+  async update(session: LiveSession, change: Partial<McpSessionRecord>): Promise<LiveSession | undefined> {
+    const record = await this.change(session.id, (current) => ({ ...current, ...change }));
+    return record === undefined ? undefined : { id: session.id, record };
   }
 
   /** `DELETE` with the header: 204 and the session's streams closed; 400 without it, 404 unknown. */

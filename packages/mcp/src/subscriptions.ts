@@ -5,6 +5,8 @@
  * announces a change (stream.ts). Offered only when the handler keeps sessions: without one there
  * is no stream to notify on, and the capability is not declared.
  */
+import { MCP_ERROR_CODES } from './constants.ts';
+import { McpError } from './errors.ts';
 import type { McpCall, MethodResult } from './server.ts';
 import { invalidParams } from './server.ts';
 
@@ -27,13 +29,18 @@ async function change(call: McpCall, edit: (uris: Set<string>, uri: string) => v
   const session = call.session;
   if (keeper === undefined || session === undefined)
     throw invalidParams('resource subscriptions need a session');
-  const current = (await keeper.store.get(session.id)) ?? session.record;
-  const uris = new Set(current.subscriptions);
-  edit(uris, uri);
-  if (uris.size > MAX_SUBSCRIPTIONS_PER_SESSION) {
-    throw invalidParams(`A session may watch at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources`);
-  }
-  await keeper.store.set(session.id, { ...current, subscriptions: [...uris] });
+  // Compare-and-set (session.ts change): two instances changing one session at once both land.
+  const changed = await keeper.change(session.id, (current) => {
+    const uris = new Set(current.subscriptions);
+    edit(uris, uri);
+    if (uris.size > MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw invalidParams(`A session may watch at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources`);
+    }
+    if (uris.size === current.subscriptions.length && current.subscriptions.every((u) => uris.has(u)))
+      return undefined;
+    return { ...current, subscriptions: [...uris] };
+  });
+  if (changed === undefined) throw new McpError(MCP_ERROR_CODES.internalError, 'The session has ended');
   return { result: {} };
 }
 

@@ -57,6 +57,21 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 return id`;
 
+/**
+ * Compare-and-set of a session. KEYS: the session key; ARGV: the JSON expected, the JSON to write,
+ * its time to live in ms. Written (or deleted, when the ttl is not positive) only if the stored JSON
+ * is still the expected one: 1 when written, 0 when another write came first or the session is gone.
+ */
+export const MCP_SESSION_REPLACE_IF_SCRIPT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+if tonumber(ARGV[3]) <= 0 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 1`;
+
 interface Channel {
   readonly listeners: Set<(message: string) => void>;
   ready: Promise<void>;
@@ -96,6 +111,10 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
   const eventsKey = (id: string) => `${prefix}e:${id}`;
   const counterKey = (id: string) => `${prefix}n:${id}`;
   const appendScript = cachedScript(client, 'charter:mcp:append-event', MCP_SESSION_APPEND_EVENT_SCRIPT);
+  const replaceScript = cachedScript(client, 'charter:mcp:replace-if', MCP_SESSION_REPLACE_IF_SCRIPT);
+  // The exact JSON each record `get` returned was read from: `replaceIf` compares with it, so the
+  // compare never depends on the record serialising back to the same bytes.
+  const readAs = new WeakMap<McpSessionRecord, string>();
   const channelName = (name: string) => `${prefix}c:${name}`;
   const channels = new Map<string, Channel>();
 
@@ -121,6 +140,20 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
         timeoutMs,
       );
     },
+    async replaceIf(id, record, expected) {
+      const reply = await runScript(
+        client,
+        replaceScript,
+        [key(id)],
+        [
+          readAs.get(expected) ?? JSON.stringify(expected),
+          JSON.stringify(record),
+          String(Math.ceil(record.expiresAt - now())),
+        ],
+        timeoutMs,
+      );
+      return Number(reply) === 1;
+    },
     async get(id) {
       const text = await runCommand(client, 'GET', [key(id)], timeoutMs);
       if (text === null || text === undefined) return undefined;
@@ -138,7 +171,9 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
         throw new Error('redisMcpSessionStore: a stored session is not a record');
       }
       // Expired by this store's clock though Redis still holds it (clocks differ): gone.
-      return record.expiresAt <= now() ? undefined : record;
+      if (record.expiresAt <= now()) return undefined;
+      readAs.set(record, text);
+      return record;
     },
     async delete(id) {
       const removed = await runCommand(client, 'DEL', [key(id)], timeoutMs);
