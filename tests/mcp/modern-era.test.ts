@@ -15,12 +15,14 @@ import {
   expectRpcResult,
   firstText,
   INSTRUCTIONS,
+  legacyPost,
   MODERN,
   meta,
   modern,
   modernPost,
   PROMPT_NAMES,
   RESOURCE_URIS,
+  rpc,
   SERVER_INFO,
   TEMPLATE_URIS,
   TOOL_NAMES,
@@ -607,11 +609,31 @@ describe('modern dispatch: unknown and removed methods', () => {
     });
   }
 
-  test('subscriptions/listen is not offered by this JSON-only server: 404 -32601', async () => {
-    await expectRpcError(await modernPost(app, modern('subscriptions/listen', { notifications: {} }, 71)), {
-      status: 404,
+  test('subscriptions/listen on a server with nothing to notify (no resources) is 404 -32601', async () => {
+    const toolsOnly = createFixture({ handler: { resources: [], resourceTemplates: [] } });
+    await expectRpcError(
+      await modernPost(toolsOnly.app, modern('subscriptions/listen', { notifications: {} }, 71)),
+      {
+        status: 404,
+        code: -32601,
+        id: 71,
+        message: 'nothing to notify',
+      },
+    );
+  });
+
+  test('subscriptions/listen on a server with resources is served (tests/mcp/listen.test.ts): an event stream', async () => {
+    const res = await modernPost(app, modern('subscriptions/listen', { notifications: {} }, 74));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    await res.body?.cancel();
+  });
+
+  test('subscriptions/listen in the legacy era stays an unknown method: 200 -32601', async () => {
+    await expectRpcError(await legacyPost(app, rpc('subscriptions/listen', { notifications: {} }, 75)), {
+      status: 200,
       code: -32601,
-      id: 71,
+      id: 75,
       message: 'subscriptions/listen',
     });
   });
@@ -808,7 +830,13 @@ describe('modern results: resultType, serverInfo and cache hints', () => {
   test('server/discover lists the versions newest first, the honoured capabilities and the instructions', async () => {
     const result = await expectRpcResult(await modernPost(app, modern('server/discover', {}, 82)), 82);
     expect(result.supportedVersions).toEqual(ALL_VERSIONS_NEWEST_FIRST);
-    expect(result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
+    // Resources are subscribable on a subscriptions/listen stream (tests/mcp/listen.test.ts).
+    expect(result.capabilities).toEqual({
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+      completions: {},
+    });
     expect(result.instructions).toBe(INSTRUCTIONS);
   });
 

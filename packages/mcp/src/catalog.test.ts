@@ -647,7 +647,13 @@ describe('serverCapabilities', () => {
       resources: [{ uri: 'docs://a', name: 'a', read }],
       prompts: [{ name: 'p', description: 'd', get }],
     };
-    expect(capabilities(everything, 'modern')).toEqual({ tools: {}, resources: {}, prompts: {} });
+    // Modern resources are subscribable on a subscriptions/listen stream (listen.ts); legacy ones
+    // only with a sessions store.
+    expect(capabilities(everything, 'modern')).toEqual({
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+    });
     expect(capabilities(everything, 'legacy')).toEqual({
       tools: {},
       resources: {},
@@ -657,7 +663,7 @@ describe('serverCapabilities', () => {
     expect(
       capabilities({ resourceTemplates: [{ uriTemplate: 'n://{id}', name: 'n', read }] }, 'modern'),
     ).toEqual({
-      resources: {},
+      resources: { subscribe: true },
     });
   });
 

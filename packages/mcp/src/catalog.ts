@@ -253,8 +253,9 @@ export function serverCapabilities(
   const capabilities: Record<string, unknown> = {};
   if (catalog.tools.size > 0) capabilities.tools = {};
   if (catalog.resources.size > 0 || catalog.templates.length > 0) {
-    // Subscriptions need a session to notify on (subscriptions.ts): legacy era, with a store.
-    capabilities.resources = era === 'legacy' && options.sessions !== undefined ? { subscribe: true } : {};
+    // Subscriptions need a stream to notify on: in the legacy era a session's GET stream, so only
+    // with a store (subscriptions.ts); in the modern era a subscriptions/listen stream (listen.ts).
+    capabilities.resources = era === 'modern' || options.sessions !== undefined ? { subscribe: true } : {};
   }
   if (catalog.prompts.size > 0) capabilities.prompts = {};
   if (catalog.completions) capabilities.completions = {};

@@ -16,6 +16,7 @@ import { logReporter, type NotificationChannel, progressReporter } from './notif
 import { complete } from './methods/completion.ts';
 import { discover, initialize, ping, setLogLevel } from './methods/lifecycle.ts';
 import { listPage } from './methods/lists.ts';
+import { LISTEN_METHOD, listenAbilities, offersListen } from './listen.ts';
 import { getPrompt } from './methods/prompts.ts';
 import { readResource } from './methods/resources.ts';
 import { callTool, toolEntriesFor } from './methods/tools.ts';
@@ -105,10 +106,17 @@ export interface RequestFrame {
 export interface Answer {
   readonly status: number;
   readonly body: JsonRpcResponse;
+  /** A `subscriptions/listen` answer: this event stream instead of `body`. */
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 function methodOf(server: McpServerState, era: McpEra, method: string): Method | undefined {
   if (method === 'completion/complete') return server.catalog.completions ? complete : undefined;
+  if (era === 'modern' && method === LISTEN_METHOD) {
+    const abilities = listenAbilities(server.catalog);
+    const hub = server.listen;
+    return hub !== undefined && offersListen(abilities) ? (call) => hub.listen(call, abilities) : undefined;
+  }
   if (era === 'legacy' && Object.hasOwn(SESSION_METHODS, method))
     return server.sessions === undefined ? undefined : SESSION_METHODS[method];
   if (era === 'modern' && Object.hasOwn(CAPABILITY_OF, method)) {
@@ -333,9 +341,11 @@ export async function serveRequest(
         : undefined;
     const detail = removed
       ? `it is not part of protocol revision ${ctx.protocolVersion}`
-      : capability === undefined
-        ? undefined
-        : `this server does not declare the ${capability} capability`;
+      : capability !== undefined
+        ? `this server does not declare the ${capability} capability`
+        : era === 'modern' && message.method === LISTEN_METHOD
+          ? 'this server has nothing to notify (no resources to subscribe to)'
+          : undefined;
     return errorAnswer(message.id, methodNotFound(message.method, era === 'modern' ? 404 : 200, detail));
   }
   const call: McpCall = {
@@ -349,6 +359,8 @@ export async function serveRequest(
   };
   try {
     const outcome = await method(call);
+    if (outcome.stream !== undefined)
+      return { status: 200, body: jsonRpcResult(message.id, {}), stream: outcome.stream };
     return { status: 200, body: jsonRpcResult(message.id, decorate(call, outcome)) };
   } catch (error) {
     if (isMcpError(error)) return errorAnswer(message.id, error);

@@ -29,12 +29,14 @@ import {
 import { serveBatch } from './batch.ts';
 import { buildCatalog } from './catalog.ts';
 import type { RequestFrame } from './dispatch.ts';
+import { ListenHub, registerListenHub } from './listen.ts';
 import { serveMessage } from './message.ts';
 import { acceptsEventStream, eventStream, NotificationChannel } from './notifications.ts';
 import { exposesInternalErrors, type McpHandlerOptions, resolveMcpOptions } from './options.ts';
 import { createRequestStateSealer } from './request-state.ts';
 import type { McpServerState } from './server.ts';
 import { replyChannel, SessionKeeper, storeDown } from './session.ts';
+import { resumablePostStream } from './session-post-stream.ts';
 import { KEEPALIVE_MS, SessionStreams } from './stream.ts';
 import {
   ENDPOINT_METHODS,
@@ -94,11 +96,13 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     resolved.sessions === undefined
       ? undefined
       : new SessionKeeper(resolved.sessions, resolved.requestStatePrincipal);
+  const listen = new ListenHub(resolved.listen, keeper?.store, resolved.serverInfo);
   const server: McpServerState = Object.freeze({
     options: resolved,
     catalog: buildCatalog(resolved),
     sealer: createRequestStateSealer({ key: resolved.requestStateKey, ttlMs: resolved.requestStateTtlMs }),
     ...(keeper === undefined ? {} : { sessions: keeper }),
+    listen,
   });
   const streams = keeper === undefined ? undefined : new SessionStreams(keeper);
   const allow = keeper === undefined ? ENDPOINT_METHODS : SESSION_ENDPOINT_METHODS;
@@ -151,6 +155,9 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (isHttpError(bytes)) return responder.problem(bytes as HttpError);
     const parsed = parseJsonRpcBody(bytes as Uint8Array);
     if (!parsed.ok) return responder.json(jsonRpcError(null, parsed.error.code, parsed.error.message), 400);
+    // A 2026-07-28 subscriptions/listen is only ever answered with an event stream (listen.ts).
+    const notAcceptable = listen.refusal(request, parsed.value);
+    if (notAcceptable !== undefined) return responder.problem(notAcceptable);
     // Sessions (session.ts): which messages need one, and the session they name.
     const gate = keeper === undefined ? undefined : await keeper.gate(request, parsed.value);
     if (gate?.kind === 'refused') return responder.problem(gate.error);
@@ -186,17 +193,30 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
         ])
       : { answer: await pending };
     if (first === undefined) {
-      const body = eventStream(
-        notifications,
-        pending.then((answer) => answer?.body),
-        request.signal,
-        session === undefined ? undefined : KEEPALIVE_MS,
-      );
+      const answered = pending.then((answer) => answer?.body);
+      // Inside a session whose store records events, the POST stream is resumable (session-post-stream.ts).
+      const body =
+        session !== undefined && keeper?.store.appendEvent !== undefined
+          ? resumablePostStream(
+              keeper.store,
+              session.id,
+              notifications,
+              answered,
+              request.signal,
+              KEEPALIVE_MS,
+            )
+          : eventStream(
+              notifications,
+              answered,
+              request.signal,
+              session === undefined ? undefined : KEEPALIVE_MS,
+            );
       return responder.eventStream(body);
     }
     notifications.close();
     const { answer } = first;
     if (answer === undefined) return responder.accepted();
+    if (answer.stream !== undefined) return responder.eventStream(answer.stream);
     const response = responder.json(answer.body, answer.status);
     if (gate?.kind === 'initialize' && 'result' in answer.body) {
       const result = answer.body.result as { protocolVersion?: unknown };
@@ -214,7 +234,12 @@ export function createMcpHandler(options: McpHandlerOptions): McpHandler {
     if (typeof uri !== 'string' || uri.length === 0) {
       throw new TypeError('notifyResourceUpdated needs the resource URI (a non-empty string)');
     }
-    await streams?.notifyResourceUpdated(uri);
+    // With a store the announcement travels through its pub/sub, to GET and listen streams of every
+    // instance; without one it can only reach this process's listen streams.
+    if (streams === undefined) listen.deliver(uri);
+    else await streams.notifyResourceUpdated(uri);
   };
-  return Object.assign(handle, { info, notifyResourceUpdated });
+  const handler = Object.assign(handle, { info, notifyResourceUpdated });
+  registerListenHub(handler, listen);
+  return handler;
 }

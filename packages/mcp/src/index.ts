@@ -26,6 +26,8 @@ export { isMcpError, McpError, McpToolError, type McpToolErrorOptions } from './
 export { createMcpHandler, type McpHandler, type McpHandlerContext, type McpHandlerInfo } from './handler.ts';
 export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './headers.ts';
 export { inputRequired, isInputRequired } from './input-required.ts';
+export { closeMcpListenStreams, MCP_SUBSCRIPTION_ID_KEY, mcpListenStreamCount } from './listen.ts';
+export type { McpListenOptions } from './listen-options.ts';
 export { MCP_ENFORCED_KEYWORDS, MCP_UNENFORCED_KEYWORDS, validateMcpInput } from './input-schema.ts';
 export type { McpBatch, McpHandlerOptions } from './options.ts';
 export { type McpMethodAuth, type McpRoutesOptions, mcpRoutes } from './routes.ts';

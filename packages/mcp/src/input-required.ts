@@ -41,7 +41,7 @@ const encoder = new TextEncoder();
  * Who the caller is, for binding a state to them: the configured function, else a SHA-256 digest
  * of the Authorization header (a state issued to one credential is useless with another).
  */
-async function principalOf(call: McpCall): Promise<string | undefined> {
+export async function principalOf(call: McpCall): Promise<string | undefined> {
   const custom = call.server.options.requestStatePrincipal;
   if (custom !== undefined) return custom(call.ctx.request);
   const authorization = call.ctx.request.headers.get('authorization');

@@ -114,7 +114,8 @@ export function logReporter(
 
 const encoder = new TextEncoder();
 
-function event(message: unknown): Uint8Array {
+/** One SSE `message` event carrying a JSON-RPC message (also the listen streams', listen.ts). */
+export function sseMessageEvent(message: unknown): Uint8Array {
   // One `message` event per JSON-RPC message (HTML "Server-sent events" §9.2.6); JSON has no raw
   // newlines, so one data line carries it.
   return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -160,7 +161,7 @@ export function eventStream(
         controller.close();
       };
       const flush = () => {
-        for (const message of channel.take()) write(event(message));
+        for (const message of channel.take()) write(sseMessageEvent(message));
       };
       flush();
       channel.listen(flush);
@@ -168,7 +169,7 @@ export function eventStream(
       answer.then(
         (body) => {
           flush();
-          if (body !== undefined) write(event(body));
+          if (body !== undefined) write(sseMessageEvent(body));
           end();
         },
         () => end(),

@@ -13,6 +13,7 @@ import {
   MCP_SUPPORTED_VERSIONS,
 } from './constants.ts';
 import { isModernProtocolVersion } from './era.ts';
+import { type McpListenOptions, type ResolvedListenOptions, resolveListenOptions } from './listen-options.ts';
 import { metaKeyProblem } from './records.ts';
 import { type McpSessionOptions, type ResolvedSessionOptions, resolveSessionOptions } from './session.ts';
 import type {
@@ -123,6 +124,11 @@ export interface McpHandlerOptions {
    * `redisMcpSessionStore` for several instances). Without it the handler is stateless.
    */
   sessions?: McpSessionOptions;
+  /**
+   * Limits of 2026-07-28 `subscriptions/listen` streams: per caller, per instance, URIs per request,
+   * keepalive interval. Defaults: 4, 1000, 100, 8000 ms.
+   */
+  listen?: McpListenOptions;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -157,6 +163,7 @@ export interface ResolvedMcpOptions {
     | undefined;
   readonly onError: (error: unknown, info: { readonly method: string; readonly name?: string }) => void;
   readonly sessions: ResolvedSessionOptions | undefined;
+  readonly listen: ResolvedListenOptions;
 }
 
 function fail(option: string, message: string): never {
@@ -342,6 +349,7 @@ export function resolveMcpOptions(options: McpHandlerOptions): ResolvedMcpOption
     requestStatePrincipal: options.requestStatePrincipal,
     onError: options.onError ?? defaultOnError,
     sessions: resolveSessionOptions(options.sessions),
+    listen: resolveListenOptions(options.listen),
   });
 }
 

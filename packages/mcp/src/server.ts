@@ -5,6 +5,7 @@
 import type { Catalog } from './catalog.ts';
 import { MCP_ERROR_CODES } from './constants.ts';
 import { McpError } from './errors.ts';
+import type { ListenHub } from './listen.ts';
 import type { ResolvedMcpOptions } from './options.ts';
 import type { RequestStateSealer } from './request-state.ts';
 import type { LiveSession, SessionKeeper } from './session.ts';
@@ -18,6 +19,8 @@ export interface McpServerState {
   readonly sealer: RequestStateSealer;
   /** Present when the app gave the handler a session store (`sessions` option). */
   readonly sessions?: SessionKeeper;
+  /** The `subscriptions/listen` streams of this instance (listen.ts). */
+  readonly listen?: ListenHub;
 }
 
 /** One JSON-RPC request being served. */
@@ -42,6 +45,8 @@ export interface MethodResult {
   readonly cacheable?: boolean;
   /** An input-required interim result: no cache hints, `resultType: "input_required"`. */
   readonly inputRequired?: boolean;
+  /** An answer that is an event stream (`subscriptions/listen`): sent as it is, `result` unused. */
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 /** -32602 Invalid params, HTTP 200: the method exists but the call's parameters are wrong. */
