@@ -170,6 +170,47 @@ describe('redisMcpSessionStore: one session across two instances', () => {
     await events.cancel();
   });
 
+  test("a POST stream dropped on A is resumed on B with its Last-Event-ID; DELETE drops that stream's events", async () => {
+    const a = sessionHandler({ store: await bunStore() });
+    const b = sessionHandler({ store: await nodeStore() });
+    const id = await initialize(a);
+    const events = new SseReader(
+      (await call(a, { headers: inSession(id), body: rpc('tools/call', { name: 'ask_model' }, 'p') })).body,
+    );
+    const request = (await events.next()) as { id: string; method: string };
+    expect(request.method).toBe('sampling/createMessage');
+    const eventId = events.lastId as string;
+    expect(eventId).toMatch(/^[A-Za-z0-9_-]{16}\.1$/);
+    const key = eventId.split('.')[0] as string;
+    await events.cancel();
+    // Resumed on B before the answer, answered through B too: the response comes live from A.
+    const resumed = await call(b, {
+      method: 'GET',
+      headers: inSession(id, { accept: 'text/event-stream', 'last-event-id': eventId }),
+    });
+    expect(resumed.status).toBe(200);
+    const replay = new SseReader(resumed.body);
+    const reply = await call(b, {
+      headers: inSession(id),
+      body: { jsonrpc: '2.0', id: request.id, result: SAMPLED },
+    });
+    expect(reply.status).toBe(202);
+    expect(await replay.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 'p',
+      result: { content: [{ type: 'text', text: 'model said: via B' }] },
+    });
+    expect(replay.lastId).toBe(`${key}.2`);
+    expect(await replay.next()).toBeUndefined();
+    const probe = new RedisClient(server.url);
+    closers.push(() => probe.close());
+    const keys = [`${prefix}e:${id}:${key}`, `${prefix}n:${id}:${key}`, `${prefix}p:${id}`];
+    expect(Number(await probe.send('EXISTS', keys))).toBe(3);
+    expect(Number(await probe.send('PTTL', [keys[0] as string]))).toBeGreaterThan(1_700_000);
+    expect((await call(b, { method: 'DELETE', headers: inSession(id) })).status).toBe(204);
+    expect(Number(await probe.send('EXISTS', keys))).toBe(0);
+  });
+
   test('replaceIf (compare-and-set) writes only over the record as read, on both clients', async () => {
     await checkReplaceIf(await bunStore());
     await checkReplaceIf(await nodeStore());

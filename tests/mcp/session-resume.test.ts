@@ -95,3 +95,158 @@ describe('Last-Event-ID on the GET stream', () => {
     expect(await store.eventsAfter?.('s', '0')).toEqual([]);
   });
 });
+
+const SAMPLED = {
+  role: 'assistant',
+  content: { type: 'text', text: 'hi' },
+  model: 'm',
+  stopReason: 'endTurn',
+};
+const POST_EVENT_ID = /^([A-Za-z0-9_-]{16})\.(\d+)$/;
+
+/** A tools/call of `ask_model` on a POST stream: the reader, after its first event (the sampling request). */
+async function askOnPostStream(handler: ReturnType<typeof sessionHandler>, id: string, callId: string) {
+  const res = await call(handler, {
+    headers: inSession(id),
+    body: rpc('tools/call', { name: 'ask_model' }, callId),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const events = new SseReader(res.body);
+  const request = (await events.next()) as { id: string; method: string };
+  expect(request.method).toBe('sampling/createMessage');
+  const eventId = events.lastId as string;
+  expect(eventId).toMatch(POST_EVENT_ID);
+  expect(eventId.endsWith('.1')).toBe(true);
+  return { events, request, eventId, key: eventId.split('.')[0] as string };
+}
+
+const answer = (handler: ReturnType<typeof sessionHandler>, id: string, requestId: string) =>
+  call(handler, { headers: inSession(id), body: { jsonrpc: '2.0', id: requestId, result: SAMPLED } });
+
+describe("Last-Event-ID of a POST's own stream", () => {
+  test('dropped before its answer: the tool goes on, a GET with the last id gets the rest of that stream and ends', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    // The session's GET stream has events of its own, which a POST stream's resume must not carry.
+    await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
+    const getStream = new SseReader((await openStream(handler, id)).body);
+    await handler.notifyResourceUpdated(WATCHED);
+    await getStream.next();
+    expect(getStream.lastId).toBe('1');
+    const { events, request, eventId, key } = await askOnPostStream(handler, id, 'dropped');
+    await events.cancel();
+    expect((await answer(handler, id, request.id)).status).toBe(202);
+    await Bun.sleep(20);
+    const resumed = await openStream(handler, id, eventId);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get('content-type')).toContain('text/event-stream');
+    const replay = new SseReader(resumed.body);
+    expect(await replay.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 'dropped',
+      result: { content: [{ type: 'text', text: 'model said: hi' }] },
+    });
+    expect(replay.lastId).toBe(`${key}.2`);
+    // The response was the stream's last message: it ends.
+    expect(await replay.next()).toBeUndefined();
+    // Nothing of the POST stream went to the GET stream, which is still open on its own.
+    await handler.notifyResourceUpdated(WATCHED);
+    expect((await getStream.next())?.method).toBe('notifications/resources/updated');
+    expect(getStream.lastId).toBe('2');
+    await getStream.cancel();
+  });
+
+  test('resumed while the tool still waits: the response arrives live on the resumed stream, once', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const { events, request, eventId, key } = await askOnPostStream(handler, id, 'live');
+    await events.cancel();
+    const replay = new SseReader((await openStream(handler, id, eventId)).body);
+    expect((await answer(handler, id, request.id)).status).toBe(202);
+    const response = (await replay.next()) as { id: string; result: unknown };
+    expect(response.id).toBe('live');
+    expect(replay.lastId).toBe(`${key}.2`);
+    expect(await replay.next()).toBeUndefined();
+  });
+
+  test('resumed from before the sampling request: it is sent again, then the response', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const { events, request, key } = await askOnPostStream(handler, id, 'again');
+    await events.cancel();
+    const replay = new SseReader((await openStream(handler, id, `${key}.0`)).body);
+    expect(((await replay.next()) as { id: string }).id).toBe(request.id);
+    expect(replay.lastId).toBe(`${key}.1`);
+    await answer(handler, id, request.id);
+    expect(((await replay.next()) as { id: string }).id).toBe('again');
+    expect(await replay.next()).toBeUndefined();
+  });
+
+  test('resumed at its response: nothing to replay, the stream ends at once', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const { events, request, key } = await askOnPostStream(handler, id, 'done');
+    await answer(handler, id, request.id);
+    expect(((await events.next()) as { id: string }).id).toBe('done');
+    expect(events.lastId).toBe(`${key}.2`);
+    const resumed = await openStream(handler, id, `${key}.2`);
+    expect(resumed.status).toBe(200);
+    expect(await new SseReader(resumed.body).next()).toBeUndefined();
+  });
+
+  test('a stream key this session never had is 400; another session cannot resume it (400), a foreign id 404', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const other = await initialize(handler);
+    const { events, request, eventId } = await askOnPostStream(handler, id, 'mine');
+    for (const [session, lastEventId] of [
+      [id, 'AAAAAAAAAAAAAAAA.1'],
+      [other, eventId],
+    ] as const) {
+      const res = await openStream(handler, session, lastEventId);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await res.json()) as { detail: string }).detail).toContain('Last-Event-ID names no stream');
+    }
+    const foreign = await openStream(handler, 'x'.repeat(43), eventId);
+    expect(foreign.status).toBe(404);
+    await answer(handler, id, request.id);
+    await events.cancel();
+  });
+
+  test('without recorded events (a store with no appendEvent) POST streams carry no ids', async () => {
+    const { appendEvent: _a, eventsAfter: _e, ...plain } = memoryMcpSessionStore();
+    const handler = sessionHandler({ store: plain });
+    const id = await initialize(handler);
+    const res = await call(handler, {
+      headers: inSession(id),
+      body: rpc('tools/call', { name: 'ask_model' }, 'p'),
+    });
+    const events = new SseReader(res.body);
+    const request = (await events.next()) as { id: string };
+    expect(events.lastId).toBeUndefined();
+    await answer(handler, id, request.id);
+    expect(((await events.next()) as { id: string }).id).toBe('p');
+    expect(events.lastId).toBeUndefined();
+  });
+
+  test('the memory store keeps each POST stream apart from the GET stream, the newest 32 of them, and drops all with the session', async () => {
+    const store = memoryMcpSessionStore();
+    await store.appendEvent?.('s', '{"get":1}');
+    for (let i = 0; i < 34; i++) {
+      expect(await store.appendEvent?.('s', `{"post":${i}}`, `stream-${i}`)).toBe('1');
+    }
+    expect(await store.appendEvent?.('s', '{"post":"again"}', 'stream-33')).toBe('2');
+    expect(await store.eventsAfter?.('s', '0')).toEqual([{ id: '1', message: '{"get":1}' }]);
+    expect(await store.eventsAfter?.('s', '1', 'stream-33')).toEqual([
+      { id: '2', message: '{"post":"again"}' },
+    ]);
+    // The two oldest POST streams were forgotten.
+    expect(await store.eventsAfter?.('s', '0', 'stream-0')).toEqual([]);
+    expect(await store.eventsAfter?.('s', '0', 'stream-1')).toEqual([]);
+    expect((await store.eventsAfter?.('s', '0', 'stream-2'))?.length).toBe(1);
+    await store.delete('s');
+    expect(await store.eventsAfter?.('s', '0', 'stream-33')).toEqual([]);
+  });
+});

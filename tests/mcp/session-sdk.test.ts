@@ -3,7 +3,8 @@
  * StreamableHTTPClientTransport, legacy era) over real loopback HTTP (Bun.serve): the transport
  * keeps the minted `Mcp-Session-Id`, answers the server's sampling, elicitation and roots requests,
  * opens the GET stream by itself and receives resource updates on it, and ends the session with
- * DELETE, after which the server answers 404.
+ * DELETE, after which the server answers 404. A POST stream cut after its first event is resumed
+ * by the client itself with GET and Last-Event-ID, and the tool's answer arrives there.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,7 +32,9 @@ afterAll(async () => {
   await server?.stop(true);
 });
 
-async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1] = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client(
     { name: 'session-test', version: '1.0.0' },
     { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: false } } },
@@ -47,7 +50,7 @@ async function connect(): Promise<{ client: Client; transport: StreamableHTTPCli
     content: { name: 'Grace' },
   }));
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work' }] }));
-  const transport = new StreamableHTTPClientTransport(url);
+  const transport = new StreamableHTTPClientTransport(url, options);
   await client.connect(transport);
   return { client, transport };
 }
@@ -110,6 +113,56 @@ describe('the v1 SDK client in a session', () => {
     });
     expect(res.status).toBe(404);
     await res.body?.cancel();
+    await client.close();
+  });
+
+  test('a POST stream cut after its first event: the client resumes it with GET and Last-Event-ID and gets the answer', async () => {
+    const seen: { method: string; lastEventId: string | null }[] = [];
+    let cut = false;
+    const decoder = new TextDecoder();
+    // Passes the tools/call stream through until its first event with an id, then fails it as a
+    // dropped connection would.
+    const cutting = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      seen.push({ method: request.method, lastEventId: request.headers.get('last-event-id') });
+      const body = request.method === 'POST' ? await request.clone().text() : '';
+      const response = await fetch(request);
+      const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+      if (cut || !body.includes('"tools/call"') || !streamed || response.body === null) return response;
+      cut = true;
+      const reader = response.body.getReader();
+      let passed = '';
+      const broken = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (/(^|\n)id: /.test(passed) && passed.includes('\n\n')) {
+            await reader.cancel();
+            controller.error(new TypeError('connection dropped'));
+            return;
+          }
+          const chunk = await reader.read();
+          if (chunk.done) return controller.close();
+          passed += decoder.decode(chunk.value, { stream: true });
+          controller.enqueue(chunk.value);
+        },
+      });
+      return new Response(broken, { status: response.status, headers: response.headers });
+    };
+    const { client } = await connect({
+      fetch: cutting,
+      reconnectionOptions: {
+        initialReconnectionDelay: 50,
+        maxReconnectionDelay: 500,
+        reconnectionDelayGrowFactor: 1.5,
+        maxRetries: 5,
+      },
+    });
+    expect(text(await client.callTool({ name: 'ask_model', arguments: {} }))).toBe(
+      'model said: from the sdk',
+    );
+    expect(cut).toBe(true);
+    const resumes = seen.filter((each) => each.method === 'GET' && each.lastEventId !== null);
+    expect(resumes.length).toBe(1);
+    expect(resumes[0]?.lastEventId).toMatch(/^[A-Za-z0-9_-]{16}\.1$/);
     await client.close();
   });
 });

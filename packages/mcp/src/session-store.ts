@@ -49,16 +49,18 @@ export interface McpSessionStore {
   /** Listens to `channel` until the returned function is called. Resolves once listening. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   /**
-   * Optional, for `Last-Event-ID` resumption of the GET stream: records a message of session
-   * `sessionId`'s stream and returns its event id (increasing integers as decimal strings). Keep the
-   * last `MCP_SESSION_EVENT_LOG_SIZE` and drop them with the session.
+   * Optional, for `Last-Event-ID` resumption (2025-11-25 "Transports" §Resumability and
+   * Redelivery): records a message of one of session `sessionId`'s streams and returns its event id
+   * (increasing integers as decimal strings, counted per stream). `stream` is undefined for the
+   * session's GET stream, else the key of a POST's own event stream. Keep the last
+   * `MCP_SESSION_EVENT_LOG_SIZE` of each stream and drop them all with the session.
    */
-  appendEvent?(sessionId: string, message: string): Promise<string>;
-  /** Optional, with `appendEvent`: the recorded events after `eventId`, oldest first. */
-  eventsAfter?(sessionId: string, eventId: string): Promise<readonly McpSessionEvent[]>;
+  appendEvent?(sessionId: string, message: string, stream?: string): Promise<string>;
+  /** Optional, with `appendEvent`: the recorded events of the stream after `eventId`, oldest first. */
+  eventsAfter?(sessionId: string, eventId: string, stream?: string): Promise<readonly McpSessionEvent[]>;
 }
 
-/** One recorded message of a session's GET stream. */
+/** One recorded message of a session's stream. */
 export interface McpSessionEvent {
   readonly id: string;
   readonly message: string;
@@ -66,6 +68,9 @@ export interface McpSessionEvent {
 
 /** How many events of a session's stream a store keeps for resumption. */
 export const MCP_SESSION_EVENT_LOG_SIZE = 100;
+
+/** How many POST streams of one session `memoryMcpSessionStore` keeps events of (the newest). */
+export const MCP_SESSION_POST_STREAM_LOGS = 32;
 
 /** Options of `memoryMcpSessionStore()`. */
 export interface MemoryMcpSessionStoreOptions {
@@ -89,7 +94,8 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
   if (typeof now !== 'function') throw new TypeError('memoryMcpSessionStore option "now" must be a function');
   // Each record with its JSON, which `replaceIf` compares the expected record's JSON with.
   const records = new Map<string, { readonly record: McpSessionRecord; readonly json: string }>();
-  const logs = new Map<string, { next: number; events: McpSessionEvent[] }>();
+  // Per session, per stream ('' the GET stream, else a POST stream's key): its recorded events.
+  const logs = new Map<string, Map<string, { next: number; events: McpSessionEvent[] }>>();
   const channels = new Map<string, Set<(message: string) => void>>();
   const purge = () => {
     const time = now();
@@ -139,20 +145,29 @@ export function memoryMcpSessionStore(options: MemoryMcpSessionStoreOptions = {}
       // in its own call stack.
       for (const listener of [...listeners]) queueMicrotask(() => listener(message));
     },
-    async appendEvent(sessionId, message) {
-      let log = logs.get(sessionId);
+    async appendEvent(sessionId, message, stream = '') {
+      let streams = logs.get(sessionId);
+      if (streams === undefined) {
+        streams = new Map();
+        logs.set(sessionId, streams);
+      }
+      let log = streams.get(stream);
       if (log === undefined) {
         log = { next: 1, events: [] };
-        logs.set(sessionId, log);
+        streams.set(stream, log);
+        // The oldest POST streams' events go first (a Map iterates in insertion order).
+        const posts = [...streams.keys()].filter((key) => key !== '');
+        for (const key of posts.slice(0, Math.max(0, posts.length - MCP_SESSION_POST_STREAM_LOGS)))
+          streams.delete(key);
       }
       const id = String(log.next++);
       log.events.push({ id, message });
       if (log.events.length > MCP_SESSION_EVENT_LOG_SIZE) log.events.shift();
       return id;
     },
-    async eventsAfter(sessionId, eventId) {
+    async eventsAfter(sessionId, eventId, stream = '') {
       const after = Number(eventId);
-      return (logs.get(sessionId)?.events ?? []).filter((event) => Number(event.id) > after);
+      return (logs.get(sessionId)?.get(stream)?.events ?? []).filter((event) => Number(event.id) > after);
     },
     async subscribe(channel, listener) {
       let listeners = channels.get(channel);

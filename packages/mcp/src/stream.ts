@@ -12,6 +12,7 @@
 import { ConflictError, HttpError } from '@charter/core';
 import { isModernProtocolVersion } from './era.ts';
 import { acceptsEventStream } from './notifications.ts';
+import { postStreamCursor, resumePostStream } from './session-post-stream.ts';
 import {
   END_OF_SESSION,
   RESOURCES_CHANNEL,
@@ -87,6 +88,11 @@ export class SessionStreams {
     if (gate.kind === 'refused') return { error: gate.error };
     if (gate.kind !== 'session') return undefined;
     const id = gate.session.id;
+    // A Last-Event-ID of a POST's own stream resumes that stream, not the session's GET stream.
+    const cursor = this.#keeper.store.eventsAfter === undefined ? undefined : postStreamCursor(request);
+    if (cursor !== undefined) {
+      return resumePostStream(this.#keeper.store, id, cursor, request.signal, KEEPALIVE_MS, storeDown);
+    }
     if (this.#open.has(id)) {
       return { error: new ConflictError('This session already has a GET stream open on this server') };
     }

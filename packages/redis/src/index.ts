@@ -31,6 +31,7 @@ export {
 } from './rate-limit-store.ts';
 export {
   MCP_SESSION_APPEND_EVENT_SCRIPT,
+  MCP_SESSION_DELETE_SCRIPT,
   MCP_SESSION_REPLACE_IF_SCRIPT,
   MCP_SESSION_KEY_PREFIX,
   type RedisMcpSessionStore,

@@ -40,13 +40,15 @@ export interface RedisMcpSessionStore extends McpSessionStore {
   readonly prefix: string;
 }
 
-/** How many events of a session's GET stream are kept for `Last-Event-ID` (MCP_SESSION_EVENT_LOG_SIZE). */
+/** How many events of each stream of a session are kept for `Last-Event-ID` (MCP_SESSION_EVENT_LOG_SIZE). */
 const EVENT_LOG_SIZE = 100;
 
 /**
- * Records one event of a session's stream. KEYS: the event list, its counter, the session key;
- * ARGV: the message, how many to keep. The id and the entry are written together, and both keys
- * expire with the session (its PTTL; a minute when the session is already gone). Answers the id.
+ * Records one event of a session's stream. KEYS: the event list, its counter, the session key, the
+ * set of the session's POST streams; ARGV: the message, how many to keep, the POST stream's key (''
+ * for the GET stream). The id and the entry are written together, a POST stream is listed in the
+ * set (for `delete`), and the keys expire with the session (its PTTL; a minute when the session is
+ * already gone). Answers the id.
  */
 export const MCP_SESSION_APPEND_EVENT_SCRIPT = `local id = redis.call('INCR', KEYS[2])
 redis.call('RPUSH', KEYS[1], id .. ' ' .. ARGV[1])
@@ -55,7 +57,23 @@ local ttl = redis.call('PTTL', KEYS[3])
 if ttl <= 0 then ttl = 60000 end
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
+if ARGV[3] ~= '' then
+  redis.call('SADD', KEYS[4], ARGV[3])
+  redis.call('PEXPIRE', KEYS[4], ttl)
+end
 return id`;
+
+/**
+ * Ends a session with everything recorded for it. KEYS: the session key, its GET stream's list and
+ * counter, the set of its POST streams; ARGV: the prefixes of a POST stream's list and counter keys.
+ * Answers 1 when the session existed.
+ */
+export const MCP_SESSION_DELETE_SCRIPT = `local existed = redis.call('DEL', KEYS[1])
+for _, stream in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  redis.call('DEL', ARGV[1] .. stream, ARGV[2] .. stream)
+end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+return existed`;
 
 /**
  * Compare-and-set of a session. KEYS: the session key; ARGV: the JSON expected, the JSON to write,
@@ -81,7 +99,10 @@ interface Channel {
  * Sessions in Redis. A session is the string `<prefix>s:<id>` holding the record as JSON, written
  * with `SET ... PX` so the key and its expiry are set in one command: Redis holds no session past its
  * `expiresAt`. The last 100 messages of its GET stream, for `Last-Event-ID`, are the list
- * `<prefix>e:<id>` with the counter `<prefix>n:<id>` (one script, expiring with the session). Channels are Redis pub/sub channels `<prefix>c:<name>`, one SUBSCRIBE per channel and
+ * `<prefix>e:<id>` with the counter `<prefix>n:<id>` (one script, expiring with the session); those of
+ * a POST's own stream `<prefix>e:<id>:<stream>` and `<prefix>n:<id>:<stream>`, listed in the set
+ * `<prefix>p:<id>` so that `delete` drops them with the session. Channels are Redis pub/sub channels
+ * `<prefix>c:<name>`, one SUBSCRIBE per channel and
  * instance however many listeners it has; delivery is at most once, as pub/sub is (a server-to-client
  * request whose answer is lost meets its deadline).
  *
@@ -108,8 +129,13 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError('redisMcpSessionStore option "now" must be a function');
   const key = (id: string) => `${prefix}s:${id}`;
-  const eventsKey = (id: string) => `${prefix}e:${id}`;
-  const counterKey = (id: string) => `${prefix}n:${id}`;
+  // A POST stream's keys add `:<stream key>` to the GET stream's (session ids are base64url).
+  const eventsKey = (id: string, stream?: string) =>
+    `${prefix}e:${id}${stream === undefined ? '' : `:${stream}`}`;
+  const counterKey = (id: string, stream?: string) =>
+    `${prefix}n:${id}${stream === undefined ? '' : `:${stream}`}`;
+  const streamsKey = (id: string) => `${prefix}p:${id}`;
+  const deleteScript = cachedScript(client, 'charter:mcp:delete', MCP_SESSION_DELETE_SCRIPT);
   const appendScript = cachedScript(client, 'charter:mcp:append-event', MCP_SESSION_APPEND_EVENT_SCRIPT);
   const replaceScript = cachedScript(client, 'charter:mcp:replace-if', MCP_SESSION_REPLACE_IF_SCRIPT);
   // The exact JSON each record `get` returned was read from: `replaceIf` compares with it, so the
@@ -176,16 +202,21 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
       return record;
     },
     async delete(id) {
-      const removed = await runCommand(client, 'DEL', [key(id)], timeoutMs);
-      await runCommand(client, 'DEL', [eventsKey(id), counterKey(id)], timeoutMs);
+      const removed = await runScript(
+        client,
+        deleteScript,
+        [key(id), eventsKey(id), counterKey(id), streamsKey(id)],
+        [`${eventsKey(id)}:`, `${counterKey(id)}:`],
+        timeoutMs,
+      );
       return Number(removed) > 0;
     },
-    async appendEvent(sessionId, message) {
+    async appendEvent(sessionId, message, stream) {
       const reply = await runScript(
         client,
         appendScript,
-        [eventsKey(sessionId), counterKey(sessionId), key(sessionId)],
-        [message, String(EVENT_LOG_SIZE)],
+        [eventsKey(sessionId, stream), counterKey(sessionId, stream), key(sessionId), streamsKey(sessionId)],
+        [message, String(EVENT_LOG_SIZE), stream ?? ''],
         timeoutMs,
       );
       const id = Number(reply);
@@ -193,9 +224,14 @@ export function redisMcpSessionStore(options: RedisMcpSessionStoreOptions): Redi
         throw new Error('redisMcpSessionStore: unexpected reply to the event script');
       return String(id);
     },
-    async eventsAfter(sessionId, eventId) {
+    async eventsAfter(sessionId, eventId, stream) {
       const after = Number(eventId);
-      const entries = await runCommand(client, 'LRANGE', [eventsKey(sessionId), '0', '-1'], timeoutMs);
+      const entries = await runCommand(
+        client,
+        'LRANGE',
+        [eventsKey(sessionId, stream), '0', '-1'],
+        timeoutMs,
+      );
       const events: McpSessionEvent[] = [];
       for (const entry of Array.isArray(entries) ? entries : []) {
         if (typeof entry !== 'string') continue;
