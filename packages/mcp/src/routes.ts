@@ -253,7 +253,12 @@ export function mcpRoutes(
       meta: { [REQUIRE_AUTH_META]: !isPublic },
       request: { contentTypes: ['application/json'] },
       responses: {
-        200: { description: 'A JSON-RPC response', contentType: 'application/json' },
+        // One media type per status in a route's declaration: the event-stream answers are described here.
+        200: {
+          description:
+            'A JSON-RPC response (application/json), or text/event-stream: the notifications of the request (progress, log messages) then its response. A 2026-07-28 subscriptions/listen is always answered with text/event-stream, a stream that stays open: notifications/subscriptions/acknowledged first, then notifications/resources/updated for the URIs it opted in to, keepalive comment lines, and the listen result when the server ends it',
+          contentType: 'application/json',
+        },
         202: { description: 'A notification or a client response was accepted' },
         400: {
           description: 'A JSON-RPC error: malformed message, or a modern-era header or _meta problem',
@@ -266,6 +271,7 @@ export function mcpRoutes(
             : 'Modern era: the method does not exist (-32601)',
           contentType: 'application/json',
         },
+        406: problem('A 2026-07-28 subscriptions/listen whose Accept does not list text/event-stream'),
         413: problem('The body is larger than the tool server accepts'),
         415: problem('The body is not application/json'),
         ...sessionResponses,
