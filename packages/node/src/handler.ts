@@ -25,7 +25,7 @@ import {
   takeWsUpgrade,
 } from '@charter/core';
 import { problemResponse } from './problem.ts';
-import type { NodeLightRequest } from './light-request.ts';
+import { lightRequestPeer, type NodeLightRequest } from './light-request.ts';
 import { scanHead, toNodeRequest } from './request.ts';
 import { type BodyHandle, writePlanned, writeResponse, writeWhole } from './response.ts';
 import { acceptUpgrade, type NodeWsSessions, type UpgradeSocket, upgradeResponse } from './websocket.ts';
@@ -71,6 +71,7 @@ export const pathOf = (url: string | undefined): string => {
 
 /** Builds the listener; `toNodeHandler(app)` is `createHandler(app)`. */
 export function createHandler(app: App, settings: HandlerSettings = {}): NodeHandler {
+  app.setPeerResolver(lightRequestPeer);
   return (req, res) => run(app, settings, req, res, undefined);
 }
 
@@ -82,6 +83,7 @@ export function createUpgradeHandler(
   app: App,
   settings: HandlerSettings,
 ): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  app.setPeerResolver(lightRequestPeer);
   return (req, socket, head) => {
     // node:http removed its own error listener when it handed the socket over: a reset while the app
     // decides would otherwise be an uncaught 'error' event.
@@ -183,6 +185,45 @@ function failed(app: App, req: IncomingMessage, res: ServerResponse, error: unkn
   }
 }
 
+/**
+ * Starts tracking a request that was not answered at once: the response's 'close' and 'error'
+ * listeners (a client that leaves aborts the request signal and stops a streamed body), and serve()'s
+ * in-flight table. A request answered synchronously with a planned answer needs none of it (see
+ * `handle`).
+ */
+function track(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upgrade: UpgradeSocket | undefined,
+  request: NodeLightRequest | undefined,
+): Exchange {
+  const exchange = new Exchange(app, settings, req);
+  exchange.request = request;
+  (res as Tracked)[EXCHANGE] = exchange;
+  // An upgrade's one-shot response leaves the HTTP parser (and may never close): not tracked.
+  if (upgrade === undefined) settings.inFlight?.set(req.socket, res);
+  res.on('error', onResponseError);
+  res.on('close', onResponseClose);
+  return exchange;
+}
+
+/** A request refused before it reached the app: its problem document, on a tracked response. */
+function refuse(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upgrade: UpgradeSocket | undefined,
+  error: HttpError,
+): Promise<void> {
+  const exchange = track(app, settings, req, res, upgrade, undefined);
+  return writeResponse(req, res, problemResponse(error, app.options.production), exchange, false).then(
+    nothing,
+  );
+}
+
 /** Answers one request; returns a promise only when something had to wait. */
 function handle(
   app: App,
@@ -191,20 +232,12 @@ function handle(
   res: ServerResponse,
   upgrade: UpgradeSocket | undefined,
 ): Promise<void> | undefined {
-  const exchange = new Exchange(app, settings, req);
-  (res as Tracked)[EXCHANGE] = exchange;
-  // An upgrade's one-shot response leaves the HTTP parser (and may never close): not tracked.
-  if (upgrade === undefined) settings.inFlight?.set(req.socket, res);
-  res.on('error', onResponseError);
-  res.on('close', onResponseClose);
-  const production = app.options.production;
-
   // RFC 6585 §5: counted on the raw field lines, before a Request is built (a Headers object would
   // merge repeated names and undercount). `maxHeaderCount - 1` fields are allowed; 0 disables the guard.
   const max = app.options.maxHeaderCount;
   if (max > 0 && req.rawHeaders.length / 2 >= max) {
     const error = new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
-    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
+    return refuse(app, settings, req, res, upgrade, error);
   }
 
   // RFC 9112 §3.2: an HTTP/1.1 request without Host MUST get a 400 (HTTP/1.0 may omit it, and falls
@@ -212,7 +245,7 @@ function handle(
   const head = scanHead(req);
   if (req.httpVersion === '1.1' && head.host === undefined) {
     const error = new BadRequestError('An HTTP/1.1 request needs a Host header field (RFC 9112 §3.2)');
-    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
+    return refuse(app, settings, req, res, upgrade, error);
   }
 
   // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits before sending the content, and a
@@ -232,35 +265,45 @@ function handle(
     const error = FORBIDDEN_METHODS.has(method)
       ? new HttpError({ status: 501, detail: `The ${method} method is not supported` })
       : new BadRequestError('The request target or headers cannot form a valid request');
-    return writeResponse(req, res, problemResponse(error, production), exchange, false).then(nothing);
+    return refuse(app, settings, req, res, upgrade, error);
   }
-  exchange.request = request;
+
   // The socket's remote address (the client, unless a proxy posture says to look further) and the TLS
   // client certificate (for mutualTls()), on the request and on the real Request if one is ever built.
-  const peer = req.socket.remoteAddress;
-  request.recordConnection(peer);
+  request.recordConnection(req.socket.remoteAddress);
 
   let answer: Response | Promise<Response>;
   try {
     // The pipeline reads the light request itself and hands user code the real one (core light-request.ts).
     answer = app.handle(request as unknown as Request);
   } catch (error) {
-    answer = appFailed(exchange, error);
+    answer = appFailed(app, req, error);
   }
+  if (!(answer instanceof Promise) && upgrade === undefined && !request.announcesContent) {
+    // The common case: answered at once, with a plan (a route's body or the pipeline's own problem),
+    // and no request content left unread. It is written now, in one writeHead and one end, and nothing
+    // is left to watch: no work can be interrupted by a disconnect any more, and no body stream is
+    // read. A server that is draining says `Connection: close` (RFC 9112 §9.6), on the general path.
+    const planned = plannedAnswer(answer);
+    if (planned !== undefined && app.state === 'serving' && !res.destroyed) {
+      writePlanned(req, res, planned, false);
+      return undefined;
+    }
+  }
+  const exchange = track(app, settings, req, res, upgrade, request);
   if (answer instanceof Promise) {
     return answer.then(
-      (response) => respond(exchange, res, request, response, upgrade, peer),
-      (error: unknown) => respond(exchange, res, request, appFailed(exchange, error), upgrade, peer),
+      (response) => respond(exchange, res, request, response, upgrade),
+      (error: unknown) => respond(exchange, res, request, appFailed(app, req, error), upgrade),
     );
   }
-  return respond(exchange, res, request, answer, upgrade, peer);
+  return respond(exchange, res, request, answer, upgrade);
 }
 
 function nothing(): void {}
 
 /** The 500 for an app that threw (or rejected) instead of answering, logged. */
-function appFailed(exchange: Exchange, error: unknown): Response {
-  const { app, req } = exchange;
+function appFailed(app: App, req: IncomingMessage, error: unknown): Response {
   app.logger.error('The app threw instead of answering', {
     method: req.method,
     path: pathOf(req.url),
@@ -276,7 +319,6 @@ function respond(
   request: NodeLightRequest,
   answer: Response,
   upgrade: UpgradeSocket | undefined,
-  peer: string | undefined,
 ): Promise<void> | undefined {
   const { app, settings, req } = exchange;
   // A planned answer (the pipeline's usual one, planned-response.ts): status, header lines and text,
@@ -310,7 +352,7 @@ function respond(
       // Shutdown began while the app decided: its open connections are being closed with 1001.
       response = problemResponse(new ServiceUnavailableError('The server is shutting down'), production);
     } else {
-      acceptUpgrade(app, res, accepted, upgrade, settings.sockets, peer);
+      acceptUpgrade(app, res, accepted, upgrade, settings.sockets, request.peer);
       return undefined;
     }
   }

@@ -121,13 +121,18 @@ export class NodeLightRequest {
 
   /**
    * Records the remote address of the connection (for `clientIp()`) and the TLS client certificate
-   * (for `mutualTls()`), on this request and on the real one whenever it is built.
+   * (for `mutualTls()`), for the real Request whenever it is built. The light request answers its
+   * peer itself (`peer`, through the App's peer resolver: see `lightRequestPeer`), with no per-request
+   * registry entry.
    */
   recordConnection(peer: string | undefined): void {
     this.#peer = peer;
-    const self = this as unknown as Request;
-    if (peer !== undefined) setRequestPeer(self, peer);
-    recordPeerCertificate(this.#req, self);
+    recordPeerCertificate(this.#req, this as unknown as Request);
+  }
+
+  /** The remote address of the connection this request arrived on. */
+  get peer(): string | undefined {
+    return this.#peer;
   }
 
   /** The real Request when it was built (user code holds that one), else undefined. */
@@ -259,3 +264,13 @@ export class NodeLightRequest {
 // not define would reach Request.prototype and fail its brand check loudly, never silently.
 Object.setPrototypeOf(NodeLightRequest.prototype, Request.prototype);
 Object.defineProperty(NodeLightRequest.prototype, Symbol.toStringTag, { value: 'Request' });
+
+/**
+ * The App's peer resolver for requests this adapter made (`app.setPeerResolver`): the remote address
+ * a light request recorded; undefined for any other request (a real one built from it has its own
+ * entry, see `REAL_REQUEST`).
+ */
+export function lightRequestPeer(request: Request): string | undefined {
+  const candidate: unknown = request;
+  return candidate instanceof NodeLightRequest ? candidate.peer : undefined;
+}

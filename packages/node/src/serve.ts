@@ -16,6 +16,9 @@ import { exitAfterShutdown, onShutdownSignal } from './signals.ts';
 import { resolveServeOptions, type ServeOptions, type ServeSettings } from './serve-options.ts';
 import { NodeWsSessions } from './websocket.ts';
 
+/** While draining, how often connections that went idle are closed (see close()). */
+const DRAIN_SWEEP_MS = 50;
+
 /** A listening server, as `serve()` resolves it. */
 export interface RunningServer {
   /** The port listened on (the one the OS picked when `port` was 0). */
@@ -153,6 +156,10 @@ async function start(app: App, options: ServeOptions): Promise<RunningServer> {
       sockets.closeAll();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A response the handler wrote at once is not watched (handler.ts): one that was still leaving
+      // when draining began left its connection open, idle once it is sent. Swept until closed.
+      const sweep = setInterval(closeIdle, DRAIN_SWEEP_MS);
+      sweep.unref();
       const force = setTimeout(() => {
         if (inFlight.size > 0) {
           app.logger.warn('Shutdown timeout reached: closing connections with responses in flight', {
@@ -168,6 +175,7 @@ async function start(app: App, options: ServeOptions): Promise<RunningServer> {
         await Promise.all([appStopped, serverClosed]);
       } finally {
         clearTimeout(force);
+        clearInterval(sweep);
       }
     })();
     return closing;
