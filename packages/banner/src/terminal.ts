@@ -29,7 +29,29 @@ export function currentProcess(): ProcessLike | undefined {
 /** The running process's environment, standard output and platform. */
 export function currentTerminal(): TerminalEnvironment {
   const proc = currentProcess();
-  return { env: proc?.env ?? {}, isTTY: proc?.stdout?.isTTY === true, platform: proc?.platform ?? '' };
+  return { env: proc?.env ?? {}, isTTY: stdoutIsTerminal(proc), platform: proc?.platform ?? '' };
+}
+
+/**
+ * Whether descriptor 1 is a terminal. On Bun, the first read of `process.stdout` builds the whole
+ * stream (node:stream, node:tty, node:net): about 40 M instructions, more than the rest of a small
+ * app's start (`bench/startup.ts`), paid by every `serve()` only to decide whether to print the
+ * banner. Bun answers the same isatty(1) question without it through `process.binding('tty_wrap')`;
+ * elsewhere (Node, where `process.binding` is deprecated and `process.stdout` is cheap), or if that
+ * answer is missing, `process.stdout.isTTY`.
+ */
+function stdoutIsTerminal(proc: ProcessLike | undefined): boolean {
+  if (typeof (globalThis as { Bun?: unknown }).Bun === 'object') {
+    try {
+      const binding = (proc as { binding?: (name: string) => { isTTY?: unknown } } | undefined)?.binding;
+      const isTTY = typeof binding === 'function' ? binding('tty_wrap')?.isTTY : undefined;
+      const answer = typeof isTTY === 'function' ? (isTTY as (fd: number) => unknown)(1) : undefined;
+      if (typeof answer === 'boolean') return answer;
+    } catch {
+      // No such binding in this Bun: ask the stream below.
+    }
+  }
+  return proc?.stdout?.isTTY === true;
 }
 
 const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
