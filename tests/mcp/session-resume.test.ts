@@ -170,6 +170,25 @@ describe("Last-Event-ID of a POST's own stream", () => {
     expect(await replay.next()).toBeUndefined();
   });
 
+  test('one resume of a stream at a time per instance: a second is 409 until the first ends', async () => {
+    const handler = sessionHandler();
+    const id = await initialize(handler);
+    const { events, request, eventId } = await askOnPostStream(handler, id, 'twice');
+    await events.cancel();
+    const first = new SseReader((await openStream(handler, id, eventId)).body);
+    const second = await openStream(handler, id, eventId);
+    expect(second.status).toBe(409);
+    expect(second.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await second.json()) as { detail: string }).detail).toContain('already being resumed');
+    await answer(handler, id, request.id);
+    expect(((await first.next()) as { id: string }).id).toBe('twice');
+    expect(await first.next()).toBeUndefined();
+    // Ended: it may be resumed again (and ends at once after the response).
+    const again = new SseReader((await openStream(handler, id, eventId)).body);
+    expect(((await again.next()) as { id: string }).id).toBe('twice');
+    expect(await again.next()).toBeUndefined();
+  });
+
   test('resumed from before the sampling request: it is sent again, then the response', async () => {
     const handler = sessionHandler();
     const id = await initialize(handler);

@@ -145,6 +145,7 @@ export type ResumeOutcome = { readonly body: ReadableStream<Uint8Array> } | { re
  * The GET that resumes POST stream `cursor.stream` of session `sessionId`: the recorded events
  * after `cursor.after`, then the live ones, without duplicates; it ends after the response. A
  * stream the store has no events of (never sent, or expired) is a 400: there is nothing to resume.
+ * `onClose` runs once the resumed stream has ended (not when an error is returned).
  */
 export async function resumePostStream(
   store: McpSessionStore,
@@ -153,6 +154,7 @@ export async function resumePostStream(
   signal: AbortSignal,
   keepaliveMs: number,
   storeDown: () => HttpError,
+  onClose: () => void,
 ): Promise<ResumeOutcome> {
   const { stream } = cursor;
   let last = cursor.after;
@@ -164,6 +166,7 @@ export async function resumePostStream(
     if (finished && controller === undefined) return;
     finished = true;
     clearInterval(keepalive);
+    onClose();
     void stop?.().catch(() => {});
     try {
       controller?.close();

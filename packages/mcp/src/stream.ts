@@ -60,6 +60,8 @@ export class SessionStreams {
   readonly #keeper: SessionKeeper;
   /** Session id to the function writing a message text on its stream. */
   readonly #open = new Map<string, (text: string) => void>();
+  /** `<session id> <stream key>` of the POST streams being resumed here. */
+  readonly #resumed = new Set<string>();
   #watching: Promise<unknown> | undefined;
 
   constructor(keeper: SessionKeeper) {
@@ -91,7 +93,24 @@ export class SessionStreams {
     // A Last-Event-ID of a POST's own stream resumes that stream, not the session's GET stream.
     const cursor = this.#keeper.store.eventsAfter === undefined ? undefined : postStreamCursor(request);
     if (cursor !== undefined) {
-      return resumePostStream(this.#keeper.store, id, cursor, request.signal, KEEPALIVE_MS, storeDown);
+      // One resume of a POST stream at a time per instance, as for the GET stream.
+      const resuming = `${id} ${cursor.stream}`;
+      if (this.#resumed.has(resuming)) {
+        return { error: new ConflictError('This POST stream is already being resumed on this server') };
+      }
+      this.#resumed.add(resuming);
+      const release = () => this.#resumed.delete(resuming);
+      const outcome = await resumePostStream(
+        this.#keeper.store,
+        id,
+        cursor,
+        request.signal,
+        KEEPALIVE_MS,
+        storeDown,
+        release,
+      );
+      if ('error' in outcome) release();
+      return outcome;
     }
     if (this.#open.has(id)) {
       return { error: new ConflictError('This session already has a GET stream open on this server') };
