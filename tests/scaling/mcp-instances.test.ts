@@ -27,13 +27,27 @@ import {
   stopProcessesAfterAll,
   timed,
 } from './support/processes.ts';
+import {
+  ANSWERS,
+  end,
+  eventually,
+  initialize,
+  type Json,
+  LEGACY,
+  openStream,
+  post,
+  problem,
+  result,
+  rpc,
+  toolText,
+  unavailable,
+} from './support/mcp-http.ts';
 
 const SCRIPT = 'tests/scaling/support/mcp-instance.ts';
 // The store waits 500 ms for Redis at most; a request does one or two store calls.
 const BOUND_MS = 2_000;
 // How long a tool waits for the client's answer to its sampling/elicitation/roots request.
 const CLIENT_REQUEST_TIMEOUT_MS = 6_000;
-const LEGACY = '2025-11-25';
 const WATCHED = 'notes://today';
 
 let redis: RestartableRedis;
@@ -60,124 +74,6 @@ afterAll(async () => {
   await redis?.stop();
   if (process.env.SCALING_FIGURES === '1') console.log(`mcp figures (ms): ${JSON.stringify(figures)}`);
 });
-
-type Json = Record<string, any>;
-
-let nextId = 1;
-const rpc = (method: string, params: Json = {}, id: string | number = nextId++) => ({
-  jsonrpc: '2.0',
-  id,
-  method,
-  params,
-});
-
-/** POSTs a JSON-RPC message to `/mcp` of `at`, inside session `session` when given. */
-function post(
-  at: AppProcess,
-  body: unknown,
-  session?: string,
-  init: { accept?: string; signal?: AbortSignal } = {},
-): Promise<Response> {
-  return fetch(`${at.origin}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: init.accept ?? 'application/json, text/event-stream',
-      ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }),
-    },
-    body: JSON.stringify(body),
-    ...(init.signal === undefined ? {} : { signal: init.signal }),
-  });
-}
-
-/** Opens (or, with `lastEventId`, resumes) a stream of session `session` on `at`. */
-function openStream(at: AppProcess, session: string, lastEventId?: string): Promise<Response> {
-  return fetch(`${at.origin}/mcp`, {
-    headers: {
-      accept: 'text/event-stream',
-      'mcp-session-id': session,
-      'mcp-protocol-version': LEGACY,
-      ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
-    },
-  });
-}
-
-const end = (at: AppProcess, session: string) =>
-  fetch(`${at.origin}/mcp`, {
-    method: 'DELETE',
-    headers: { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
-  });
-
-/** The legacy handshake on `at`: initialize, then notifications/initialized. Returns the session id. */
-async function initialize(at: AppProcess): Promise<string> {
-  const res = await post(
-    at,
-    rpc('initialize', {
-      protocolVersion: LEGACY,
-      capabilities: { sampling: {}, elicitation: {}, roots: {} },
-      clientInfo: { name: 'scaling-test', version: '1' },
-    }),
-  );
-  expect(res.status).toBe(200);
-  const id = res.headers.get('mcp-session-id') as string;
-  expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  expect((await res.json()).result.capabilities.resources).toMatchObject({ subscribe: true });
-  const done = await post(at, { jsonrpc: '2.0', method: 'notifications/initialized' }, id);
-  expect(done.status).toBe(202);
-  return id;
-}
-
-async function result(res: Response): Promise<Json> {
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as Json;
-  expect(body.error).toBeUndefined();
-  return body.result as Json;
-}
-
-const toolText = (answer: Json): string => (answer.content as { text: string }[])[0]?.text as string;
-
-async function problem(res: Response, status: number, detail: string): Promise<void> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  const text = await res.text();
-  expect(String((JSON.parse(text) as Json).detail)).toContain(detail);
-  // No internals: neither the Redis address nor an error message of the client library.
-  expect(text).not.toContain(String(redis.port));
-  expect(text.toLowerCase()).not.toContain('econnrefused');
-}
-
-async function unavailable(res: Response): Promise<void> {
-  expect(res.headers.get('retry-after')).toBe('1');
-  await problem(res, 503, 'The session store is unavailable');
-}
-
-async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await attempt().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not recover within ${ms} ms`);
-    await Bun.sleep(200);
-  }
-}
-
-const ANSWERS: Record<string, { tool: string; result: Json; text: (at: string) => string }> = {
-  'sampling/createMessage': {
-    tool: 'ask_model',
-    result: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm', stopReason: 'endTurn' },
-    text: (at) => `${at}: model said hi`,
-  },
-  'elicitation/create': {
-    tool: 'ask_user',
-    result: { action: 'accept', content: { name: 'Grace' } },
-    text: (at) => `${at}: hello Grace`,
-  },
-  'roots/list': {
-    tool: 'list_roots',
-    result: { roots: [{ uri: 'file:///work' }] },
-    text: (at) => `${at}: file:///work`,
-  },
-};
 
 describe('one MCP session on two instances', () => {
   test("initialized on A, it continues on B: tools/list and tools/call on B with A's Mcp-Session-Id", async () => {
