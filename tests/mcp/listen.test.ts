@@ -8,6 +8,8 @@
  * that is down (503), and the option checks.
  */
 import { describe, expect, test } from 'bun:test';
+import { generateOpenAPI } from '@charter/openapi';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import {
   closeMcpListenStreams,
   createMcpHandler,
@@ -433,5 +435,29 @@ describe('subscriptions/listen: options', () => {
 
   test('closeMcpListenStreams refuses what is not a handler', () => {
     expect(() => closeMcpListenStreams({} as McpHandler)).toThrow('createMcpHandler');
+  });
+});
+
+describe('subscriptions/listen in the OpenAPI document of mcpRoutes', () => {
+  test('the POST 200 describes the event-stream answer of subscriptions/listen, and the 406 is declared', async () => {
+    const fx = createFixture();
+    const doc = generateOpenAPI(fx.app, { info: { title: 'Docs', version: '1.0.0' } }) as unknown as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { responses: Record<string, { description: string; content?: Record<string, unknown> }> }
+        >
+      >;
+    };
+    const responses = doc.paths['/mcp']?.post?.responses ?? {};
+    expect(responses['200']?.description).toContain(
+      'subscriptions/listen is always answered with text/event-stream',
+    );
+    expect(responses['200']?.description).toContain('notifications/subscriptions/acknowledged');
+    expect(responses['406']?.description).toContain('subscriptions/listen');
+    expect(Object.keys(responses['406']?.content ?? {})).toEqual(['application/problem+json']);
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors).toBeUndefined();
   });
 });
