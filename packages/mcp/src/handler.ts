@@ -15,7 +15,8 @@
  * Without a `sessions` store the handler keeps no session: it never issues `Mcp-Session-Id` and
  * ignores one it receives, as the transport allows (sessions are optional, 2025-03-26 §Session
  * Management), and `info.sessions` says so. With one, legacy requests live in sessions (session.ts),
- * GET opens a session's stream (stream.ts) and DELETE ends a session.
+ * GET opens a session's stream (stream.ts) and DELETE ends a session. A 2026-07-28
+ * `subscriptions/listen` is answered with a long-lived event stream (listen.ts), store or not.
  */
 import { type AnyContext, type HttpError, isHttpError } from '@charter/core';
 import {
@@ -62,8 +63,9 @@ export interface McpHandler {
   readonly info: McpHandlerInfo;
   /**
    * Announces that the resource at `uri` changed: every session watching it (`resources/subscribe`)
-   * gets `notifications/resources/updated` on its GET stream, on whichever instance that stream is.
-   * Without a `sessions` store there is no one to tell and it resolves at once.
+   * gets `notifications/resources/updated` on its GET stream, and every 2026-07-28
+   * `subscriptions/listen` stream that opted into it on its listen stream, on whichever instance
+   * those streams are. Without a `sessions` store only the listen streams of this process are told.
    */
   notifyResourceUpdated(uri: string): Promise<void>;
 }

@@ -5,6 +5,8 @@
  * each caller gets a small budget of them and the instance a ceiling.
  */
 
+import { KEEPALIVE_MS } from './stream.ts';
+
 /** Options of `subscriptions/listen` streams (2026-07-28). */
 export interface McpListenOptions {
   /**
@@ -36,7 +38,8 @@ export const MCP_DEFAULT_LISTEN_OPTIONS: ResolvedListenOptions = Object.freeze({
   maxStreamsPerCaller: 4,
   maxStreams: 1000,
   maxResourceSubscriptions: 100,
-  keepaliveMs: 8_000,
+  // The legacy GET stream's interval: one idle-timeout budget for every stream of the handler.
+  keepaliveMs: KEEPALIVE_MS,
 });
 
 /** Checks the `listen` option; a mistake throws a TypeError naming the field. */
