@@ -268,10 +268,6 @@ function handle(
     return refuse(app, settings, req, res, upgrade, error);
   }
 
-  // The socket's remote address (the client, unless a proxy posture says to look further) and the TLS
-  // client certificate (for mutualTls()), on the request and on the real Request if one is ever built.
-  request.recordConnection(req.socket.remoteAddress);
-
   let answer: Response | Promise<Response>;
   try {
     // The pipeline reads the light request itself and hands user code the real one (core light-request.ts).

@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { REAL_REQUEST, setRequestPeer, WIRE_ANSWERS } from '@charter/core';
+import { NodeLightHeaders } from './light-headers.ts';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import type { RequestContent } from './request.ts';
 
@@ -35,11 +36,10 @@ export class NodeLightRequest {
    */
   readonly announcesContent: boolean;
   readonly #req: IncomingMessage;
-  readonly #ignoreUpgrade: boolean;
   readonly #body: LightBody | undefined;
   #content: RequestContent | undefined = undefined;
   #peer: string | undefined = undefined;
-  #headers: Headers | undefined = undefined;
+  readonly #headers: NodeLightHeaders;
   #real: Request | undefined = undefined;
   #used = false;
   #controller: AbortController | undefined = undefined;
@@ -58,28 +58,18 @@ export class NodeLightRequest {
     this.method = method;
     this.url = url;
     this.announcesContent = announcesContent;
-    this.#ignoreUpgrade = ignoreUpgrade;
     this.#body = body;
+    // Checked now, so a line a Headers refuses is refused before the app runs (400), as a Request would.
+    this.#headers = new NodeLightHeaders(req.rawHeaders, ignoreUpgrade);
   }
 
-  /** Every raw header line, in order; repeated fields stay repeated (RFC 9110 §5.3). Built once. */
+  /**
+   * Every raw header line, in order; repeated fields stay repeated (RFC 9110 §5.3): the light headers
+   * (light-headers.ts) until the real Request exists, then its own.
+   */
   get headers(): Headers {
     const real = this.#real;
-    if (real !== undefined) return real.headers;
-    let headers = this.#headers;
-    if (headers === undefined) {
-      headers = new Headers();
-      const raw = this.#req.rawHeaders;
-      const ignoreUpgrade = this.#ignoreUpgrade;
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        const name = raw[i] as string;
-        // RFC 9110 §7.8: a server MUST ignore Upgrade in an HTTP/1.0 request (no WebSocket handshake).
-        if (ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade') continue;
-        headers.append(name, raw[i + 1] as string);
-      }
-      this.#headers = headers;
-    }
-    return headers;
+    return real !== undefined ? real.headers : (this.#headers as unknown as Headers);
   }
 
   /** The body content, made on first need (its stream attaches to the socket only then). */
@@ -96,7 +86,7 @@ export class NodeLightRequest {
       const content = this.#used ? undefined : this.#contentOf();
       const init: RequestInit & { duplex?: 'half' } = {
         method: this.method,
-        headers: this.headers,
+        headers: this.#headers.real(),
         signal: this.signal,
       };
       if (this.#body !== undefined) {
@@ -111,8 +101,10 @@ export class NodeLightRequest {
       }
       real = new Request(this.url, init);
       if (this.#used) void real.body?.cancel().catch(() => {});
-      // What the adapter records for this request holds for the real one too.
-      if (this.#peer !== undefined) setRequestPeer(real, this.#peer);
+      // The connection's facts, for clientIp() and mutualTls(): the remote address and the TLS client
+      // certificate.
+      const peer = this.peer;
+      if (peer !== undefined) setRequestPeer(real, peer);
       recordPeerCertificate(this.#req, real);
       this.#real = real;
     }
@@ -120,18 +112,11 @@ export class NodeLightRequest {
   }
 
   /**
-   * Records the remote address of the connection (for `clientIp()`) and the TLS client certificate
-   * (for `mutualTls()`), for the real Request whenever it is built. The light request answers its
-   * peer itself (`peer`, through the App's peer resolver: see `lightRequestPeer`), with no per-request
-   * registry entry.
+   * The remote address of the connection this request arrived on (for `clientIp()`, through the App's
+   * peer resolver: see `lightRequestPeer`), read when first asked.
    */
-  recordConnection(peer: string | undefined): void {
-    this.#peer = peer;
-    recordPeerCertificate(this.#req, this as unknown as Request);
-  }
-
-  /** The remote address of the connection this request arrived on. */
   get peer(): string | undefined {
+    this.#peer ??= this.#req.socket?.remoteAddress;
     return this.#peer;
   }
 

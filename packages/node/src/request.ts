@@ -420,7 +420,5 @@ export function toNodeRequest(
     head.upgrade && req.httpVersionMajor === 1 && req.httpVersionMinor === 0,
     body,
   );
-  // Built now, so a line a Headers refuses is refused before the app runs (400), as a Request would.
-  void request.headers;
   return request;
 }

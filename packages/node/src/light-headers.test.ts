@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'bun:test';
+import { NodeLightHeaders } from './light-headers.ts';
+
+/** The Headers a Request would hold for the same raw lines, to compare with. */
+function realOf(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  return headers;
+}
+
+describe('NodeLightHeaders: a Node header section read without building a Headers', () => {
+  const raw = ['Host', 'a.test', 'Accept', 'text/html', 'accept', ' application/json\t', 'X-Empty', ''];
+
+  test('get and has answer as Headers does: any case, repeated fields joined, values trimmed', () => {
+    const light = new NodeLightHeaders(raw, false);
+    const real = realOf(raw);
+    for (const name of ['host', 'HOST', 'accept', 'Accept', 'x-empty', 'missing']) {
+      expect(light.get(name)).toBe(real.get(name));
+      expect(light.has(name)).toBe(real.has(name));
+    }
+    expect(light.get('accept')).toBe('text/html, application/json');
+    expect(light.get('x-empty')).toBe('');
+    expect(light.get('missing')).toBeNull();
+    expect(light.count).toBe(4);
+  });
+
+  test('it is a Headers to everyone else: instanceof, iteration, copies, a Request built from it', () => {
+    const light = new NodeLightHeaders(raw, false) as unknown as Headers;
+    expect(light).toBeInstanceOf(Headers);
+    expect(Object.prototype.toString.call(light)).toBe('[object Headers]');
+    expect([...light]).toEqual([...realOf(raw)]);
+    expect(new Headers(light).get('accept')).toBe('text/html, application/json');
+    const request = new Request('http://a.test/', { headers: light });
+    expect(request.headers.get('host')).toBe('a.test');
+    const seen: string[] = [];
+    light.forEach((value, name, parent) => {
+      seen.push(`${name}=${value}`);
+      expect(parent).toBe(light);
+    });
+    expect(seen).toContain('accept=text/html, application/json');
+  });
+
+  test('a change goes to the real Headers, which answers from then on', () => {
+    const light = new NodeLightHeaders(raw, false);
+    light.set('accept', 'text/plain');
+    light.append('x-added', '1');
+    light.delete('host');
+    expect(light.get('accept')).toBe('text/plain');
+    expect(light.get('x-added')).toBe('1');
+    expect(light.has('host')).toBe(false);
+    expect(light.count).toBe(3);
+    expect(light.real().get('x-added')).toBe('1');
+  });
+
+  test('an HTTP/1.0 request loses its Upgrade line (RFC 9110 §7.8), light and real alike', () => {
+    const lines = ['Host', 'a.test', 'Upgrade', 'websocket', 'Connection', 'Upgrade'];
+    const old = new NodeLightHeaders(lines, true);
+    expect(old.has('upgrade')).toBe(false);
+    expect(old.get('upgrade')).toBeNull();
+    expect(old.get('connection')).toBe('Upgrade');
+    expect(old.real().has('upgrade')).toBe(false);
+    expect(new NodeLightHeaders(lines, false).get('upgrade')).toBe('websocket');
+  });
+
+  test('a line Headers refuses is refused when the request is made: a TypeError', () => {
+    expect(() => new NodeLightHeaders(['X-Bad', `a${String.fromCharCode(0)}b`], false)).toThrow(TypeError);
+    expect(() => new NodeLightHeaders(['X-Bad', 'a\r\nInjected: 1'], false)).toThrow(TypeError);
+    expect(() => new NodeLightHeaders(['Bad Name', 'v'], false)).toThrow(TypeError);
+    expect(() => new NodeLightHeaders(['', 'v'], false)).toThrow(TypeError);
+    // An invalid name asked for is refused as Headers refuses it.
+    expect(() => new NodeLightHeaders(raw, false).get('bad name')).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The header section of a Node request as the pipeline reads it (light-request.ts): `get`, `has` and
+ * the field count answered straight from `req.rawHeaders`, without building an undici `Headers`, whose
+ * construction (a header list, one entry object and one lower-cased name per line) costs more than the
+ * few lookups the pipeline makes. Anything else (iteration, `set`, `append`, `delete`, `getSetCookie`)
+ * builds the real `Headers` once, from the same lines, and is answered by it from then on.
+ *
+ * The lines are checked when the request is made, as `Headers` would check them (a name that is not a
+ * token, a value holding NUL, CR or LF: a TypeError), so a request Fetch would refuse is refused the
+ * same way. Values are compared and joined as `Headers` does: names case-insensitively, repeated fields
+ * joined with ", " (RFC 9110 §5.3), leading and trailing whitespace removed (Node's parser already
+ * removed it from what it read off a socket).
+ */
+
+/** RFC 9110 §5.6.2: a field name is a token. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a field value may never hold (Fetch standard, "header value"). */
+const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+
+const isWhitespace = (code: number): boolean => code === 0x20 || code === 0x09;
+
+/** A value as `Headers` stores it: without leading or trailing spaces and tabs. */
+function normalized(value: string): string {
+  const n = value.length;
+  if (n === 0 || (!isWhitespace(value.charCodeAt(0)) && !isWhitespace(value.charCodeAt(n - 1)))) return value;
+  return value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** The light headers; see the module comment. */
+export class NodeLightHeaders {
+  readonly #raw: readonly string[];
+  /** RFC 9110 §7.8: Upgrade is ignored in an HTTP/1.0 request (no WebSocket handshake). */
+  readonly #ignoreUpgrade: boolean;
+  #real: Headers | undefined = undefined;
+
+  /** Throws a TypeError, as `Headers` would, for a line it refuses. */
+  constructor(raw: readonly string[], ignoreUpgrade: boolean) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+      if (FORBIDDEN_IN_VALUE.test(raw[i + 1] as string)) {
+        throw new TypeError(`Invalid value of header ${JSON.stringify(name)}`);
+      }
+    }
+    this.#raw = raw;
+    this.#ignoreUpgrade = ignoreUpgrade;
+  }
+
+  /** Whether line `i` is an Upgrade line this request ignores. */
+  #ignored(name: string): boolean {
+    return this.#ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade';
+  }
+
+  /** The real Headers: every line, in order (repeated fields stay repeated). Built once. */
+  real(): Headers {
+    let real = this.#real;
+    if (real === undefined) {
+      real = new Headers();
+      const raw = this.#raw;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = raw[i] as string;
+        if (!this.#ignored(name)) real.append(name, raw[i + 1] as string);
+      }
+      this.#real = real;
+    }
+    return real;
+  }
+
+  /**
+   * How many field lines the request carries (what the core's header-count guard reads, as it reads
+   * Bun's native count); the adapter refused a request with too many before it was made.
+   */
+  get count(): number {
+    const real = this.#real;
+    if (real !== undefined) {
+      let n = 0;
+      for (const _ of real.keys()) n++;
+      return n;
+    }
+    return this.#raw.length >> 1;
+  }
+
+  get(name: string): string | null {
+    if (this.#real !== undefined || !TOKEN.test(name)) return this.real().get(name);
+    const wanted = name.toLowerCase();
+    const raw = this.#raw;
+    let found: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const line = raw[i] as string;
+      if (line.length !== wanted.length || line.toLowerCase() !== wanted || this.#ignored(line)) continue;
+      const value = normalized(raw[i + 1] as string);
+      found = found === null ? value : `${found}, ${value}`;
+    }
+    return found;
+  }
+
+  has(name: string): boolean {
+    if (this.#real !== undefined || !TOKEN.test(name)) return this.real().has(name);
+    const wanted = name.toLowerCase();
+    const raw = this.#raw;
+    for (let i = 0; i < raw.length; i += 2) {
+      const line = raw[i] as string;
+      if (line.length === wanted.length && line.toLowerCase() === wanted && !this.#ignored(line)) return true;
+    }
+    return false;
+  }
+
+  getSetCookie(): string[] {
+    return this.real().getSetCookie();
+  }
+  set(name: string, value: string): void {
+    this.real().set(name, value);
+  }
+  append(name: string, value: string): void {
+    this.real().append(name, value);
+  }
+  delete(name: string): void {
+    this.real().delete(name);
+  }
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.real().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
+  }
+  entries(): HeadersIterator<[string, string]> {
+    return this.real().entries();
+  }
+  keys(): HeadersIterator<string> {
+    return this.real().keys();
+  }
+  values(): HeadersIterator<string> {
+    return this.real().values();
+  }
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.real()[Symbol.iterator]();
+  }
+}
+
+// `instanceof Headers` holds and `Object.prototype.toString` says Headers; a member this class does not
+// define would reach Headers.prototype and fail its brand check loudly, never silently.
+Object.setPrototypeOf(NodeLightHeaders.prototype, Headers.prototype);
+Object.defineProperty(NodeLightHeaders.prototype, Symbol.toStringTag, { value: 'Headers' });
