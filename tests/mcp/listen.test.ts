@@ -27,7 +27,7 @@ import {
   SUBSCRIPTION_ID,
   updated,
 } from './listen-support.ts';
-import { brokenStore } from './session-support.ts';
+import { brokenStore, call, initialize, inSession, SseReader } from './session-support.ts';
 import {
   createFixture,
   expectRpcError,
@@ -157,15 +157,36 @@ describe('subscriptions/listen: the stream', () => {
     await b.cancel();
   });
 
-  test('with a sessions store, the update reaches a legacy GET stream and a listen stream alike', async () => {
+  test('with a sessions store, one announcement reaches a legacy GET stream and a listen stream alike', async () => {
     const handler = handlerWith({ sessions: { store: memoryMcpSessionStore() } });
-    const reader = expectEventStream(
+    // Legacy: a session subscribed to README, with its GET stream open.
+    const session = await initialize(handler);
+    const subscribed = await call(handler, {
+      headers: inSession(session),
+      body: rpc('resources/subscribe', { uri: README }, 'sub'),
+    });
+    expect(((await subscribed.json()) as { result: unknown }).result).toEqual({});
+    const get = await call(handler, {
+      method: 'GET',
+      headers: inSession(session, { accept: 'text/event-stream' }),
+    });
+    expect(get.status).toBe(200);
+    const legacy = new SseReader(get.body);
+    // Modern: a listen stream on README.
+    const listen = expectEventStream(
       await modernPost(handler, listenBody({ resourceSubscriptions: [README] }, 3)),
     );
-    await expectAcknowledged(reader, 3);
+    await expectAcknowledged(listen, 3);
     await handler.notifyResourceUpdated(README);
-    expect(await reader.message()).toEqual(updated(README, 3));
-    await reader.cancel();
+    expect(await listen.message()).toEqual(updated(README, 3));
+    // The legacy notification has no subscription id: that key belongs to listen streams.
+    expect(await legacy.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: README },
+    });
+    await listen.cancel();
+    await legacy.cancel();
   });
 });
 
