@@ -180,7 +180,7 @@ describe('redisMcpSessionStore: one session across two instances', () => {
     const request = (await events.next()) as { id: string; method: string };
     expect(request.method).toBe('sampling/createMessage');
     const eventId = events.lastId as string;
-    expect(eventId).toMatch(/^[A-Za-z0-9_-]{16}\.1$/);
+    expect(eventId).toMatch(/^[A-Za-z0-9_-]{16}\.2$/);
     const key = eventId.split('.')[0] as string;
     await events.cancel();
     // Resumed on B before the answer, answered through B too: the response comes live from A.
@@ -200,7 +200,7 @@ describe('redisMcpSessionStore: one session across two instances', () => {
       id: 'p',
       result: { content: [{ type: 'text', text: 'model said: via B' }] },
     });
-    expect(replay.lastId).toBe(`${key}.2`);
+    expect(replay.lastId).toBe(`${key}.3`);
     expect(await replay.next()).toBeUndefined();
     const probe = new RedisClient(server.url);
     closers.push(() => probe.close());

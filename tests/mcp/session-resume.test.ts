@@ -117,8 +117,10 @@ async function askOnPostStream(handler: ReturnType<typeof sessionHandler>, id: s
   expect(request.method).toBe('sampling/createMessage');
   const eventId = events.lastId as string;
   expect(eventId).toMatch(POST_EVENT_ID);
-  expect(eventId.endsWith('.1')).toBe(true);
-  return { events, request, eventId, key: eventId.split('.')[0] as string };
+  const key = eventId.split('.')[0] as string;
+  // First the priming event (an id, empty data), then the request.
+  expect(events.ids).toEqual([`${key}.1`, `${key}.2`]);
+  return { events, request, eventId, key };
 }
 
 const answer = (handler: ReturnType<typeof sessionHandler>, id: string, requestId: string) =>
@@ -147,7 +149,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
       id: 'dropped',
       result: { content: [{ type: 'text', text: 'model said: hi' }] },
     });
-    expect(replay.lastId).toBe(`${key}.2`);
+    expect(replay.lastId).toBe(`${key}.3`);
     // The response was the stream's last message: it ends.
     expect(await replay.next()).toBeUndefined();
     // Nothing of the POST stream went to the GET stream, which is still open on its own.
@@ -166,7 +168,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
     expect((await answer(handler, id, request.id)).status).toBe(202);
     const response = (await replay.next()) as { id: string; result: unknown };
     expect(response.id).toBe('live');
-    expect(replay.lastId).toBe(`${key}.2`);
+    expect(replay.lastId).toBe(`${key}.3`);
     expect(await replay.next()).toBeUndefined();
   });
 
@@ -196,7 +198,8 @@ describe("Last-Event-ID of a POST's own stream", () => {
     await events.cancel();
     const replay = new SseReader((await openStream(handler, id, `${key}.0`)).body);
     expect(((await replay.next()) as { id: string }).id).toBe(request.id);
-    expect(replay.lastId).toBe(`${key}.1`);
+    // The priming event is not sent again: the resumed stream has its own first line.
+    expect(replay.ids).toEqual([`${key}.2`]);
     await answer(handler, id, request.id);
     expect(((await replay.next()) as { id: string }).id).toBe('again');
     expect(await replay.next()).toBeUndefined();
@@ -208,8 +211,8 @@ describe("Last-Event-ID of a POST's own stream", () => {
     const { events, request, key } = await askOnPostStream(handler, id, 'done');
     await answer(handler, id, request.id);
     expect(((await events.next()) as { id: string }).id).toBe('done');
-    expect(events.lastId).toBe(`${key}.2`);
-    const resumed = await openStream(handler, id, `${key}.2`);
+    expect(events.lastId).toBe(`${key}.3`);
+    const resumed = await openStream(handler, id, `${key}.3`);
     expect(resumed.status).toBe(200);
     expect(await new SseReader(resumed.body).next()).toBeUndefined();
   });

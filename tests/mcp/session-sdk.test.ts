@@ -162,7 +162,8 @@ describe('the v1 SDK client in a session', () => {
     expect(cut).toBe(true);
     const resumes = seen.filter((each) => each.method === 'GET' && each.lastEventId !== null);
     expect(resumes.length).toBe(1);
-    expect(resumes[0]?.lastEventId).toMatch(/^[A-Za-z0-9_-]{16}\.1$/);
+    // Cut after the priming event (`.1`), or after the request too when both came in one chunk.
+    expect(resumes[0]?.lastEventId).toMatch(/^[A-Za-z0-9_-]{16}\.[12]$/);
     await client.close();
   });
 });

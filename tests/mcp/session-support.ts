@@ -177,8 +177,10 @@ export class SseReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #decoder = new TextDecoder();
   #buffer = '';
-  /** The `id:` of the last message read, if it had one. */
+  /** The `id:` of the last event read (a message, or a priming event with empty data), if it had one. */
   lastId: string | undefined;
+  /** Every `id:` read so far, in order. */
+  readonly ids: string[] = [];
 
   constructor(body: ReadableStream<Uint8Array> | null) {
     if (body === null) throw new Error('no body');
@@ -198,13 +200,13 @@ export class SseReader {
           .filter((line) => line.startsWith('data: '))
           .map((line) => line.slice(6))
           .join('\n');
-        if (data.length > 0) {
-          this.lastId = block
-            .split('\n')
-            .find((line) => line.startsWith('id: '))
-            ?.slice(4);
-          return JSON.parse(data) as Record<string, unknown>;
-        }
+        const id = block
+          .split('\n')
+          .find((line) => line.startsWith('id: '))
+          ?.slice(4);
+        if (id !== undefined) this.ids.push(id);
+        if (data.length > 0 || id !== undefined) this.lastId = id;
+        if (data.length > 0) return JSON.parse(data) as Record<string, unknown>;
         continue;
       }
       const left = deadline - Date.now();

@@ -1,7 +1,7 @@
 /**
  * A POST's own event stream inside a session, resumable (MCP 2025-11-25 "Transports" §Resumability
- * and Redelivery; 2025-03-26 and 2025-06-18 likewise): each message on it gets an event id
- * `<stream key>.<n>`, recorded in the session store's event log of that stream before it is sent. If
+ * and Redelivery; 2025-03-26 and 2025-06-18 likewise): it opens with a priming event (an id, empty
+ * data), and each message on it gets an event id `<stream key>.<n>`, recorded in the session store's event log of that stream before it is sent. If
  * the connection drops, the request keeps running and its later messages (notifications, a
  * server-to-client request, the response) are still recorded; the client resumes with `GET` and
  * `Last-Event-ID`, on any instance, and gets the events of *that* stream after the id, then the live
@@ -83,8 +83,8 @@ export function resumablePostStream(
           disconnect();
         }
       };
-      const record = (message: unknown) => {
-        const json = JSON.stringify(message);
+      // Records one message (JSON text; '' is the priming event) and writes it with its id.
+      const record = (json: string) => {
         recorded = recorded.then(async () => {
           let id: string | undefined;
           try {
@@ -99,7 +99,8 @@ export function resumablePostStream(
             // The store failed: the message still goes to the connected client, without an id
             // when it could not be recorded (this part of the stream cannot be resumed).
           }
-          write(messageEvent(id, json));
+          if (json !== '') write(messageEvent(id, json));
+          else if (id !== undefined) write(encoder.encode(`id: ${id}\ndata: \n\n`));
         });
       };
       const end = () => {
@@ -115,8 +116,11 @@ export function resumablePostStream(
       // Inside a session the stream may wait on the client (a sampling request): a comment line now
       // and then keeps the connection from being closed as idle.
       keepalive = setInterval(() => write(encoder.encode(': keepalive\n\n')), keepaliveMs);
+      // First the priming event, an id with empty data (2025-11-25 "Transports" §Sending Messages
+      // to the Server): a stream cut before its first message can be resumed too.
+      record('');
       const flush = () => {
-        for (const message of channel.take()) record(message);
+        for (const message of channel.take()) record(JSON.stringify(message));
       };
       flush();
       channel.listen(flush);
@@ -125,7 +129,7 @@ export function resumablePostStream(
       answer.then(
         (body) => {
           flush();
-          if (body !== undefined) record(body);
+          if (body !== undefined) record(JSON.stringify(body));
           void recorded.then(end);
         },
         () => void recorded.then(end),
@@ -185,6 +189,8 @@ export async function resumePostStream(
   const send = (number: number, json: string) => {
     if (finished || !(number > last)) return;
     last = number;
+    // The priming event was for the first connection; a resumed stream has its own start line.
+    if (json === '') return;
     enqueue(messageEvent(`${stream}.${number}`, json));
     if (isResponse(json)) close();
   };
