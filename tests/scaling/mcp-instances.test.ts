@@ -352,6 +352,10 @@ describe('Redis killed, then restarted', () => {
             ),
         ],
         ['GET stream', () => openStream(app, session)],
+        [
+          'resuming a POST stream (GET with Last-Event-ID)',
+          () => openStream(app, session, 'AAAAAAAAAAAAAAAA.1'),
+        ],
         ['DELETE', () => end(app, session)],
         [
           'answer to a server request',
