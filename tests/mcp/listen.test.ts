@@ -13,6 +13,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import {
   closeMcpListenStreams,
   createMcpHandler,
+  MCP_MAX_UNREAD_LISTEN_MESSAGES,
   type McpHandler,
   type McpSessionStore,
   mcpListenStreamCount,
@@ -235,6 +236,25 @@ describe('subscriptions/listen: closing frees everything', () => {
     await eventually(() => mcpListenStreamCount(handler) === 0 && live() === 0);
     // Nothing is written to a closed stream.
     await handler.notifyResourceUpdated(README);
+  });
+
+  test(`a client that stops reading loses its stream after ${MCP_MAX_UNREAD_LISTEN_MESSAGES} unread messages, not the server's memory`, async () => {
+    const handler = handlerWith({});
+    const res = await modernPost(handler, listenBody({ resourceSubscriptions: [README] }, 'slow'));
+    // Nothing reads the body while the updates come.
+    for (let i = 1; i < MCP_MAX_UNREAD_LISTEN_MESSAGES; i++) await handler.notifyResourceUpdated(README);
+    expect(mcpListenStreamCount(handler)).toBe(1);
+    await handler.notifyResourceUpdated(README);
+    expect(mcpListenStreamCount(handler)).toBe(0);
+    // What was queued is still delivered, then the stream ends without the listen result (not graceful).
+    const reader = expectEventStream(res);
+    await expectAcknowledged(reader, 'slow');
+    let updates = 0;
+    for (let message = await reader.message(); message !== undefined; message = await reader.message()) {
+      expect(message).toEqual(updated(README, 'slow'));
+      updates++;
+    }
+    expect(updates).toBe(MCP_MAX_UNREAD_LISTEN_MESSAGES);
   });
 
   test('the graceful end frees the budget too', async () => {

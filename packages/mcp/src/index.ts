@@ -26,7 +26,12 @@ export { isMcpError, McpError, McpToolError, type McpToolErrorOptions } from './
 export { createMcpHandler, type McpHandler, type McpHandlerContext, type McpHandlerInfo } from './handler.ts';
 export { decodeMcpHeaderValue, encodeMcpHeaderValue } from './headers.ts';
 export { inputRequired, isInputRequired } from './input-required.ts';
-export { closeMcpListenStreams, MCP_SUBSCRIPTION_ID_KEY, mcpListenStreamCount } from './listen.ts';
+export {
+  closeMcpListenStreams,
+  MCP_MAX_UNREAD_LISTEN_MESSAGES,
+  MCP_SUBSCRIPTION_ID_KEY,
+  mcpListenStreamCount,
+} from './listen.ts';
 export type { McpListenOptions } from './listen-options.ts';
 export { MCP_ENFORCED_KEYWORDS, MCP_UNENFORCED_KEYWORDS, validateMcpInput } from './input-schema.ts';
 export type { McpBatch, McpHandlerOptions } from './options.ts';

@@ -43,6 +43,12 @@ export const LISTEN_METHOD = 'subscriptions/listen';
 const encoder = new TextEncoder();
 const KEEPALIVE = encoder.encode(': keepalive\n\n');
 
+/**
+ * Most messages a stream may hold for a client that does not read them: past this, the stream is
+ * closed rather than left to grow in memory (the client may listen again and re-read what it watches).
+ */
+export const MCP_MAX_UNREAD_LISTEN_MESSAGES = 1000;
+
 /** One open listen stream on this instance. */
 interface OpenListen {
   readonly uris: ReadonlySet<string>;
@@ -75,6 +81,8 @@ export class ListenHub {
   readonly #serverInfo: McpServerInfo;
   readonly #open = new Set<OpenListen>();
   readonly #perCaller = new Map<string, number>();
+  /** Places taken, streams still starting included, so concurrent requests cannot pass `maxStreams`. */
+  #taken = 0;
 
   constructor(options: ResolvedListenOptions, store: McpSessionStore | undefined, serverInfo: McpServerInfo) {
     this.#options = options;
@@ -133,17 +141,19 @@ export class ListenHub {
         { limit: 'maxStreamsPerCaller', max: this.#options.maxStreamsPerCaller },
       );
     }
-    if (this.#open.size >= this.#options.maxStreams) {
+    if (this.#taken >= this.#options.maxStreams) {
       throw invalidParams(
         `Too many listen streams on this server: the limit (listen.maxStreams) is ${this.#options.maxStreams}; try again later`,
         { limit: 'maxStreams', max: this.#options.maxStreams },
       );
     }
     this.#perCaller.set(caller, held + 1);
+    this.#taken++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.#taken--;
       const left = (this.#perCaller.get(caller) ?? 1) - 1;
       if (left <= 0) this.#perCaller.delete(caller);
       else this.#perCaller.set(caller, left);
@@ -192,18 +202,23 @@ export class ListenHub {
     let keepalive: ReturnType<typeof setInterval> | undefined;
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let open = true;
-    const write = (bytes: Uint8Array) => {
-      if (!open || controller === undefined) return;
+    /** Queues bytes for the client; false when the stream cannot take them (closed, or a reader far behind). */
+    const enqueue = (bytes: Uint8Array): boolean => {
+      if (controller === undefined) return false;
       try {
         controller.enqueue(bytes);
       } catch {
-        end(false);
+        return false;
       }
+      return (controller.desiredSize ?? 0) > -MCP_MAX_UNREAD_LISTEN_MESSAGES;
+    };
+    const write = (bytes: Uint8Array) => {
+      if (open && !enqueue(bytes)) end(false);
     };
     const end = (graceful: boolean) => {
       if (!open) return;
-      if (graceful) write(sseMessageEvent(result));
       open = false;
+      if (graceful) enqueue(sseMessageEvent(result));
       clearInterval(keepalive);
       signal.removeEventListener('abort', aborted);
       this.#open.delete(stream as OpenListen);
