@@ -44,8 +44,9 @@ const encoder = new TextEncoder();
 const KEEPALIVE = encoder.encode(': keepalive\n\n');
 
 /**
- * Most messages a stream may hold for a client that does not read them: past this, the stream is
- * closed rather than left to grow in memory (the client may listen again and re-read what it watches).
+ * Most messages a `subscriptions/listen` stream may hold for a client that does not read them: past
+ * this, the stream is closed rather than left to grow in memory (the client may listen again and
+ * re-read what it watches).
  */
 export const MCP_MAX_UNREAD_LISTEN_MESSAGES = 1000;
 
