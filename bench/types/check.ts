@@ -15,11 +15,14 @@
  * smaller one. On a busy machine the times drift; the counts and memory do not.
  *
  * Options:
- *   --variant app,routes,schemas,inferred
+ *   --variant app,routes,unchained,schemas,inferred
  *                    what to generate (default app): `app` is the routes and the typed client,
- *                    `routes` the chain alone; `schemas` the same arktype schemas as constants, no
- *                    Charter; `inferred` those schemas and the input and output type of each, which
- *                    anything typed through Standard Schema has the compiler compute
+ *                    `routes` the chain alone; `unchained` the same routes registered one statement
+ *                    each (`app.get(...);`), so the App's type records nothing and the syntax is
+ *                    flat (what `routes` costs beyond it is the chain's); `schemas` the same arktype
+ *                    schemas as constants, no Charter; `inferred` those schemas and the input and
+ *                    output type of each, which anything typed through Standard Schema has the
+ *                    compiler compute (the floor: Charter cannot type a route for less)
  *   --bodies         POST, PUT and PATCH routes get a body schema too
  *   --runs K         median of K runs (default 1)
  *   --single-threaded
@@ -45,8 +48,8 @@ import { median } from '../median.ts';
 const ROOT = resolve(import.meta.dir, '../..');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 
-export type Variant = 'app' | 'routes' | 'schemas' | 'inferred';
-const VARIANTS: readonly Variant[] = ['app', 'routes', 'schemas', 'inferred'];
+export type Variant = 'app' | 'routes' | 'unchained' | 'schemas' | 'inferred';
+const VARIANTS: readonly Variant[] = ['app', 'routes', 'unchained', 'schemas', 'inferred'];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const WITH_BODY = new Set<string>(['post', 'put', 'patch']);
@@ -128,6 +131,11 @@ export function generate(variant: Variant, n: number, bodies = false): string {
   lines.push(`import { App } from 'charter';`);
   if (variant === 'app') lines.push(`import { createClient } from 'charter/client';`);
   lines.push('', `const Problem = type({ title: 'string', status: 'number' });`, '');
+  if (variant === 'unchained') {
+    lines.push('export const app = new App({ logger: false });');
+    for (let i = 0; i < n; i++) lines.push(`app${routeSource(i, bodies).trimStart()};`);
+    return `${lines.join('\n')}\n`;
+  }
   lines.push('export const app = new App({ logger: false })');
   for (let i = 0; i < n; i++) lines.push(routeSource(i, bodies));
   lines[lines.length - 1] += ';';
