@@ -288,12 +288,34 @@ function handle(
   }
   const exchange = track(app, settings, req, res, upgrade, request);
   if (answer instanceof Promise) {
-    return answer.then(
-      (response) => respond(exchange, res, request, response, upgrade),
-      (error: unknown) => respond(exchange, res, request, appFailed(app, req, error), upgrade),
+    // Settled here, failures included: no promise is handed back to chain a catch on.
+    answer.then(
+      (response) => settle(exchange, res, request, response, upgrade),
+      (error: unknown) => settle(exchange, res, request, error, upgrade, true),
     );
+    return undefined;
   }
   return respond(exchange, res, request, answer, upgrade);
+}
+
+/** Sends an answer that had to wait (or the 500 of an app that rejected); nothing it throws escapes. */
+function settle(
+  exchange: Exchange,
+  res: ServerResponse,
+  request: NodeLightRequest,
+  outcome: unknown,
+  upgrade: UpgradeSocket | undefined,
+  rejected = false,
+): void {
+  const { app, req } = exchange;
+  try {
+    const response = rejected ? appFailed(app, req, outcome) : (outcome as Response);
+    respond(exchange, res, request, response, upgrade)?.catch((error: unknown) =>
+      failed(app, req, res, error),
+    );
+  } catch (error) {
+    failed(app, req, res, error);
+  }
 }
 
 function nothing(): void {}

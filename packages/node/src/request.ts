@@ -222,40 +222,83 @@ export function requestContent(req: IncomingMessage, sendContinue?: () => void):
   return { stream, readAll };
 }
 
+/** One whole read in progress (readWhole), kept on the request for the listeners every read shares. */
+interface WholeRead {
+  /** The first chunk, and the later ones when there are more (most small bodies come in one). */
+  first: Buffer | undefined;
+  rest: Buffer[] | undefined;
+  size: number;
+  done: boolean;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (error: unknown) => void;
+}
+
+const WHOLE_READ = Symbol('charter.node.wholeRead');
+type Reading = IncomingMessage & { [WHOLE_READ]?: WholeRead };
+
+// Module-level listeners, called with the request as `this`: no closure per read. They stay attached
+// once the read settled (the request is spent by then), and do nothing more.
+function onWholeData(this: Reading, chunk: Buffer): void {
+  const read = this[WHOLE_READ];
+  if (read === undefined || read.done) return;
+  if (read.first === undefined) read.first = chunk;
+  else (read.rest ??= []).push(chunk);
+  read.size += chunk.byteLength;
+}
+
+function onWholeEnd(this: Reading): void {
+  const read = this[WHOLE_READ];
+  if (read === undefined || read.done) return;
+  read.done = true;
+  // A fresh array, never a view of Node's read buffer (which holds the request head as well).
+  const bytes = new Uint8Array(read.size);
+  if (read.first !== undefined) bytes.set(read.first, 0);
+  if (read.rest !== undefined) {
+    let offset = read.first?.byteLength ?? 0;
+    for (const chunk of read.rest) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+  }
+  read.first = undefined;
+  read.rest = undefined;
+  read.resolve(bytes);
+}
+
+function onWholeError(this: Reading, error: Error): void {
+  const read = this[WHOLE_READ];
+  if (read === undefined || read.done) return;
+  read.done = true;
+  read.first = undefined;
+  read.rest = undefined;
+  read.reject(notReceived(error));
+}
+
+// 'close' before 'end': the client went away mid-body (Node also emits 'error', Bun may not).
+function onWholeClose(this: Reading): void {
+  const read = this[WHOLE_READ];
+  if (read === undefined || read.done) return;
+  onWholeError.call(this, new Error('the connection closed'));
+}
+
 /** Collects the rest of a request's content into one fresh Uint8Array. */
 export function readWhole(req: IncomingMessage): Promise<Uint8Array> {
+  if ((req as Reading)[WHOLE_READ] !== undefined) {
+    return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+  }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const detach = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
+    (req as Reading)[WHOLE_READ] = {
+      first: undefined,
+      rest: undefined,
+      size: 0,
+      done: false,
+      resolve,
+      reject,
     };
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    };
-    const onEnd = (): void => {
-      detach();
-      const bytes = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      resolve(bytes);
-    };
-    const onError = (error: Error): void => {
-      detach();
-      reject(notReceived(error));
-    };
-    const onClose = (): void => onError(new Error('the connection closed'));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    req.on('data', onWholeData);
+    req.on('end', onWholeEnd);
+    req.on('error', onWholeError);
+    req.on('close', onWholeClose);
     req.resume();
   });
 }

@@ -84,6 +84,13 @@ export function writeWhole(
 }
 
 /**
+ * For each planned header set, its lines with a Content-Length line after them, whose value is filled
+ * in before each writeHead: one array per header set instead of a copy per response. writeHead reads
+ * the list while it builds the head and keeps no reference to it, so reusing it is safe.
+ */
+const withLength = new WeakMap<readonly string[], string[]>();
+
+/**
  * Writes a planned answer (planned-response.ts in the core): the plan's header lines as they are, with
  * `Connection: close` when `closeConnection`, the Content-Length of the text, one writeHead, one end.
  */
@@ -94,17 +101,25 @@ export function writePlanned(
   closeConnection: boolean,
 ): void {
   const status = answer.status;
-  const lines = answer.lines.slice();
-  if (closeConnection) lines.push('connection', 'close');
+  const reason = STATUS_CODES[status] ?? '';
   const payload = answer.payload;
-  if (!allowsBody(req.method, status)) {
-    res.writeHead(status, STATUS_CODES[status] ?? '', lines);
-    res.end();
-    return;
+  const length = payload === null ? 0 : Buffer.byteLength(payload);
+  if (closeConnection) {
+    const lines = [...answer.lines, 'connection', 'close'];
+    if (allowsBody(req.method, status)) lines.push('content-length', String(length));
+    res.writeHead(status, reason, lines);
+  } else if (!allowsBody(req.method, status)) {
+    res.writeHead(status, reason, answer.lines as string[]);
+  } else {
+    let lines = withLength.get(answer.lines);
+    if (lines === undefined) {
+      lines = [...answer.lines, 'content-length', ''];
+      withLength.set(answer.lines, lines);
+    }
+    lines[lines.length - 1] = String(length);
+    res.writeHead(status, reason, lines);
   }
-  lines.push('content-length', payload === null ? '0' : String(Buffer.byteLength(payload)));
-  res.writeHead(status, STATUS_CODES[status] ?? '', lines);
-  if (payload === null) res.end();
+  if (payload === null || !allowsBody(req.method, status)) res.end();
   else res.end(payload);
 }
 
