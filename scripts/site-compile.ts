@@ -21,8 +21,15 @@ const embedContent: Bun.BunPlugin = {
   name: 'charter-embed-content',
   setup(build) {
     build.onLoad({ filter: /[\\/]site[\\/]content[\\/]embedded\.ts$/ }, () => ({
-      // A JSON text is a JavaScript expression: the literal costs the binary next to nothing to load.
-      contents: `export const EMBEDDED_CONTENT = ${JSON.stringify(data)};\n`,
+      // The same exports as the module in source form. A JSON text is a JavaScript expression: the
+      // literal costs the binary next to nothing to load.
+      contents: [
+        "import { contentFromData } from './prebuilt.ts';",
+        'export const EMBEDDED = true;',
+        `const DATA = ${JSON.stringify(data)};`,
+        'export async function loadContent() { return contentFromData(DATA); }',
+        '',
+      ].join('\n'),
       loader: 'ts',
     }));
   },

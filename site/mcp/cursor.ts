@@ -6,7 +6,6 @@
  * refused, rather than silently skipping or repeating pages. Cursors are not secret and not
  * signed: they only select a page of a public list.
  */
-import { createHash } from 'node:crypto';
 import { decodeBase64Url, encodeBase64Url } from '@charter/core';
 import type { Page } from '../content/types.ts';
 
@@ -18,7 +17,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** The fingerprint of a build of the content: 16 hex digits. */
 export function contentFingerprint(pages: readonly Page[]): string {
-  const hash = createHash('sha256');
+  // Bun's own hasher: the site runs on Bun, and `node:crypto` would load Node's stream modules
+  // with the executable (an ESM import of a built-in is evaluated at start, not on first use).
+  const hash = new Bun.CryptoHasher('sha256');
   for (const page of pages) {
     // NUL separates fields: it cannot occur in a path or in front matter.
     hash.update(`${page.path}\0${page.title}\0${page.description}\0${page.markdown}\0`);

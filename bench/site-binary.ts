@@ -1,42 +1,39 @@
 /**
- * `bun site/bench/startup.ts`: how long the compiled site binary takes from spawn to its first 200
+ * `bun bench/site-binary.ts`: how long the compiled site binary takes from spawn to its first 200
  * (issue 18, item 6: within 60 ms, median of 10). Compiles the site once with `bun run site:compile`
  * into a scratch directory, and a hello-world `Bun.serve` binary beside it as the floor (what any
- * compiled Bun server costs); then spawns each binary `RUNS` times, round-robin so that drift in the
- * machine's load falls on all alike, from an empty working directory with a free `PORT`, and polls
- * `GET /` every millisecond from the moment of the spawn until it answers 200; the child is then
+ * compiled Bun server costs, compiled the same way: bytecode, minified); then spawns each binary
+ * `RUNS` times, round-robin so that drift in the machine's load falls on all alike, from an empty
+ * working directory with a free `PORT`, and polls the probed path (`GET /` unless `PROBE` says
+ * otherwise) every millisecond from the moment of the spawn until it answers 200; the child is then
  * killed. Prints, per binary, the median (and minimum) of the wall time from spawn to that 200, and
- * of the child's CPU time (user + system, from wait4's rusage), which does not grow when other
- * processes take the cores: on a busy machine, read CPU.
+ * of the child's CPU time (user + system, from wait4's rusage, with the split), which does not grow
+ * when other processes take the cores: on a busy machine, read CPU.
  *
- *   bun site/bench/startup.ts                      # compile, then 10 spawns of each
- *   RUNS=21 bun site/bench/startup.ts
- *   bun site/bench/startup.ts old-binary new-binary # measure given binaries (no compile) beside the floor
+ *   bun bench/site-binary.ts                        # compile, then 10 spawns of each
+ *   RUNS=21 bun bench/site-binary.ts
+ *   PROBE=/docs/routes-and-hooks bun bench/site-binary.ts
+ *   bun bench/site-binary.ts old-binary new-binary  # measure given binaries (no compile) beside the floor
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { median } from './median.ts';
 
-const ROOT = resolve(import.meta.dir, '..', '..');
+const ROOT = resolve(import.meta.dir, '..');
 const RUNS = Math.max(1, Math.round(Number(process.env.RUNS ?? 10)));
+const PROBE = process.env.PROBE ?? '/';
 
 interface Sample {
   readonly wallMs: number;
-  readonly cpuMs: number;
+  readonly userMs: number;
+  readonly systemMs: number;
 }
 
 interface Target {
   readonly name: string;
   readonly binary: string;
   readonly samples: Sample[];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function freePort(): number {
@@ -46,13 +43,7 @@ function freePort(): number {
   return port;
 }
 
-function cpuMsOf(proc: Bun.Subprocess): number {
-  const usage = proc.resourceUsage();
-  if (!usage) throw new Error('no resource usage for an exited child');
-  return Number(usage.cpuTime.user + usage.cpuTime.system) / 1000;
-}
-
-/** Spawns `binary` with a free PORT and polls `GET /` until the first 200; the child is then killed. */
+/** Spawns `binary` with a free PORT and polls `PROBE` until the first 200; the child is then killed. */
 async function firstOk(binary: string, cwd: string): Promise<Sample> {
   const port = freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -68,7 +59,7 @@ async function firstOk(binary: string, cwd: string): Promise<Sample> {
     for (;;) {
       let status: number | undefined;
       try {
-        const response = await fetch(`${origin}/`, { headers: { connection: 'close' } });
+        const response = await fetch(origin + PROBE, { headers: { connection: 'close' } });
         await response.arrayBuffer();
         status = response.status;
       } catch {
@@ -78,9 +69,15 @@ async function firstOk(binary: string, cwd: string): Promise<Sample> {
         const wallMs = performance.now() - started;
         proc.kill('SIGKILL');
         await proc.exited;
-        return { wallMs, cpuMs: cpuMsOf(proc) };
+        const usage = proc.resourceUsage();
+        if (!usage) throw new Error('no resource usage for an exited child');
+        return {
+          wallMs,
+          userMs: Number(usage.cpuTime.user) / 1000,
+          systemMs: Number(usage.cpuTime.system) / 1000,
+        };
       }
-      if (status !== undefined) throw new Error(`${binary}: GET / answered ${status}`);
+      if (status !== undefined) throw new Error(`${binary}: GET ${PROBE} answered ${status}`);
       if (proc.exitCode !== null) throw new Error(`${binary} exited before its first 200:\n${await stderr}`);
       if (performance.now() - started > 30_000) throw new Error(`${binary}: no 200 within 30 s of spawn`);
       await Bun.sleep(1);
@@ -90,15 +87,39 @@ async function firstOk(binary: string, cwd: string): Promise<Sample> {
   }
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'charter-site-startup-'));
-const runDir = mkdtempSync(join(tmpdir(), 'charter-site-startup-run-'));
+function report(targets: readonly Target[]): void {
+  console.log(`spawn to first 200 on GET ${PROBE}, ${RUNS} runs each (ms):`);
+  const width = Math.max(...targets.map((target) => target.name.length));
+  const fmt = (n: number) => n.toFixed(1).padStart(6);
+  for (const target of targets) {
+    const wall = target.samples.map((sample) => sample.wallMs);
+    const cpu = target.samples.map((sample) => sample.userMs + sample.systemMs);
+    const user = target.samples.map((sample) => sample.userMs);
+    const system = target.samples.map((sample) => sample.systemMs);
+    const mib = (statSync(target.binary).size / 2 ** 20).toFixed(0);
+    console.log(
+      `  ${target.name.padEnd(width)}  wall median ${fmt(median(wall))} min ${fmt(Math.min(...wall))}` +
+        `   CPU median ${fmt(median(cpu))} min ${fmt(Math.min(...cpu))}` +
+        ` (user ${fmt(median(user))}, system ${fmt(median(system))})   ${mib} MiB`,
+    );
+  }
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'charter-site-binary-'));
+const runDir = mkdtempSync(join(tmpdir(), 'charter-site-binary-run-'));
 try {
   const floorSource = join(scratch, 'hello.ts');
   writeFileSync(
     floorSource,
     "Bun.serve({ port: Number(process.env.PORT), hostname: '127.0.0.1', fetch: () => new Response('Hello') });\n",
   );
-  const floor = await Bun.build({ entrypoints: [floorSource], compile: { outfile: join(scratch, 'hello') } });
+  const floor = await Bun.build({
+    entrypoints: [floorSource],
+    compile: { outfile: join(scratch, 'hello') },
+    format: 'esm',
+    bytecode: true,
+    minify: true,
+  });
   if (!floor.success) throw new AggregateError(floor.logs, 'the hello-world binary did not compile');
 
   const given = process.argv.slice(2).map((path) => resolve(path));
@@ -118,18 +139,7 @@ try {
   for (let run = 0; run < RUNS; run++) {
     for (const target of targets) target.samples.push(await firstOk(target.binary, runDir));
   }
-
-  console.log(`spawn to first 200 on GET /, ${RUNS} runs each (ms):`);
-  const width = Math.max(...targets.map((target) => target.name.length));
-  for (const target of targets) {
-    const wall = target.samples.map((sample) => sample.wallMs);
-    const cpu = target.samples.map((sample) => sample.cpuMs);
-    const fmt = (n: number) => n.toFixed(1).padStart(6);
-    console.log(
-      `  ${target.name.padEnd(width)}  wall median ${fmt(median(wall))} min ${fmt(Math.min(...wall))}` +
-        `   child CPU median ${fmt(median(cpu))} min ${fmt(Math.min(...cpu))}`,
-    );
-  }
+  report(targets);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
   rmSync(runDir, { recursive: true, force: true });
