@@ -496,6 +496,9 @@ describe('subscriptions/listen in the OpenAPI document of mcpRoutes', () => {
       'subscriptions/listen is always answered with text/event-stream',
     );
     expect(responses['200']?.description).toContain('notifications/subscriptions/acknowledged');
+    // Both media types the 200 goes out in are listed (ResponseSpec.alsoSentAs).
+    expect(responses['200']?.content?.['application/json']).toBeDefined();
+    expect(responses['200']?.content?.['text/event-stream']).toEqual({ schema: { type: 'string' } });
     expect(responses['406']?.description).toContain('subscriptions/listen');
     expect(Object.keys(responses['406']?.content ?? {})).toEqual(['application/problem+json']);
     const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));

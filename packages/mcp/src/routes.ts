@@ -205,6 +205,30 @@ export function mcpRoutes(
   // With a sessions store (session.ts, stream.ts) the endpoint also answers these.
   const stateful = handler.info.sessions === 'stateful';
   const sessionResponses = stateful ? { 503: problem('The session store is unavailable (Retry-After)') } : {};
+  // The session id travels in a header the handler reads itself (2025-11-25 Transports §Session
+  // Management), so the document is told about it here rather than through a request schema.
+  const sessionHeader = (required: boolean, lastEventId: boolean) => ({
+    jsonSchema: {
+      headers: {
+        type: 'object',
+        properties: {
+          'mcp-session-id': {
+            type: 'string',
+            description: 'The session id the answer to initialize gave (legacy era)',
+          },
+          ...(lastEventId
+            ? {
+                'last-event-id': {
+                  type: 'string',
+                  description: 'Resume after this event: of the session stream, or of a POST stream',
+                },
+              }
+            : {}),
+        },
+        ...(required ? { required: ['mcp-session-id'] } : {}),
+      },
+    },
+  });
   const sessionRoutes = stateful
     ? [
         {
@@ -222,7 +246,7 @@ export function mcpRoutes(
             409: problem('The session already has a stream open on this instance'),
             503: problem('The session store is unavailable (Retry-After)'),
           },
-          openapi: { exclude: true },
+          openapi: sessionHeader(true, true),
         },
         {
           ...common,
@@ -236,7 +260,7 @@ export function mcpRoutes(
             404: problem('The Mcp-Session-Id is unknown or expired'),
             503: problem('The session store is unavailable (Retry-After)'),
           },
-          openapi: { exclude: true },
+          openapi: sessionHeader(true, false),
         },
       ]
     : [];
@@ -253,11 +277,20 @@ export function mcpRoutes(
       meta: { [REQUIRE_AUTH_META]: !isPublic },
       request: { contentTypes: ['application/json'] },
       responses: {
-        // One media type per status in a route's declaration: the event-stream answers are described here.
         200: {
           description:
             'A JSON-RPC response (application/json), or text/event-stream: the notifications of the request (progress, log messages) then its response. A 2026-07-28 subscriptions/listen is always answered with text/event-stream, a stream that stays open: notifications/subscriptions/acknowledged first, then notifications/resources/updated for the URIs it opted in to, keepalive comment lines, and the listen result when the server ends it',
           contentType: 'application/json',
+          alsoSentAs: { 'text/event-stream': {} },
+          ...(stateful
+            ? {
+                headers: {
+                  'Mcp-Session-Id': {
+                    description: 'On the answer to initialize: the new session (legacy era)',
+                  },
+                },
+              }
+            : {}),
         },
         202: { description: 'A notification or a client response was accepted' },
         400: {
@@ -270,6 +303,7 @@ export function mcpRoutes(
             ? 'Modern era: the method does not exist (-32601); legacy era: the Mcp-Session-Id is unknown or expired (a problem)'
             : 'Modern era: the method does not exist (-32601)',
           contentType: 'application/json',
+          ...(stateful ? { alsoSentAs: { 'application/problem+json': {} } } : {}),
         },
         406: problem('A 2026-07-28 subscriptions/listen whose Accept does not list text/event-stream'),
         413: problem('The body is larger than the tool server accepts'),
@@ -278,6 +312,8 @@ export function mcpRoutes(
       },
       openapi: {
         jsonSchema: {
+          // Required after initialize, which has none yet: so not required in the document.
+          ...(stateful ? { headers: sessionHeader(false, false).jsonSchema.headers } : {}),
           body: jsonRpcBody(handler.info.maxBatchSize),
           responses: {
             200: jsonRpcAnswer(handler.info.maxBatchSize),

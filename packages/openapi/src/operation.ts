@@ -270,6 +270,7 @@ function buildResponses(source: OperationSource, ctx: OperationContext): Record<
         response.content[type] = entry;
       }
     }
+    addAlsoSentAs(response, source, status, spec, ctx);
     out[String(status)] = response;
   }
   for (const answer of source.frameworkAnswers ?? []) addFrameworkAnswer(out, answer, ctx);
@@ -277,6 +278,35 @@ function buildResponses(source: OperationSource, ctx: OperationContext): Record<
 }
 
 const PROBLEM_TYPE = 'application/problem+json';
+
+/** The media types a status also goes out in (`ResponseSpec.alsoSentAs`), beside its declared one. */
+function addAlsoSentAs(
+  response: Response,
+  source: OperationSource,
+  status: number,
+  spec: ResponseSpec,
+  ctx: OperationContext,
+): void {
+  for (const [type, other] of Object.entries(spec.alsoSentAs ?? {})) {
+    const content = (response.content ??= {});
+    if (content[type] !== undefined) continue;
+    if (other.schema !== undefined) {
+      const part = `response ${status} body (${type})`;
+      content[type] = {
+        schema: ctx.schemas.schemaFor(
+          other.schema,
+          'output',
+          site(source, part, `response ${status} ${type}`),
+        ),
+      };
+    } else if (type === PROBLEM_TYPE) {
+      ctx.useProblemDetails();
+      content[type] = { schema: { $ref: `#/components/schemas/${PROBLEM_DETAILS}` } };
+    } else {
+      content[type] = type.startsWith('text/') ? { schema: { type: 'string' } } : {};
+    }
+  }
+}
 
 /**
  * Lists an answer the framework gives by itself. A status the route declares keeps its description

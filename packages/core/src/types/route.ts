@@ -36,6 +36,13 @@ export interface ResponseSpec<B extends AnySchema | undefined = AnySchema | unde
    * value as `application/json` (the OpenAPI document lists each one the body schema admits).
    */
   contentType?: string;
+  /**
+   * Other media types this status goes out in, from answers the handler builds itself as a `Response`
+   * (an event stream beside JSON, a problem document beside a JSON-RPC error). Only documented: the
+   * OpenAPI document lists each beside `contentType`, with its `schema` when given, else a string for a
+   * `text/*` type and the problem document for `application/problem+json` (RFC 9457).
+   */
+  alsoSentAs?: Readonly<Record<string, { readonly schema?: AnySchema }>>;
   headers?: Record<string, ResponseHeaderSpec>;
   examples?: Record<string, unknown>;
 }
