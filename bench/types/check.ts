@@ -17,6 +17,10 @@
  * Options:
  *   --variant app,routes,unchained,schemas,inferred
  *                    what to generate (default app): `app` is the routes and the typed client,
+ *                    `definitions` the same with the routes given to one `registerRoutes([...])` as
+ *                    `defineRoute({...})` elements (siblings in the syntax tree, where a chain nests
+ *                    each call in the next: tsc walks that nesting when it sorts the members of
+ *                    every object type declared in it, so a long chain costs more per route),
  *                    `routes` the chain alone; `unchained` the same routes registered one statement
  *                    each (`app.get(...);`), so the App's type records nothing and the syntax is
  *                    flat (what `routes` costs beyond it is the chain's); `schemas` the same arktype
@@ -48,8 +52,8 @@ import { median } from '../median.ts';
 const ROOT = resolve(import.meta.dir, '../..');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 
-export type Variant = 'app' | 'routes' | 'unchained' | 'schemas' | 'inferred';
-const VARIANTS: readonly Variant[] = ['app', 'routes', 'unchained', 'schemas', 'inferred'];
+export type Variant = 'app' | 'definitions' | 'routes' | 'unchained' | 'schemas' | 'inferred';
+const VARIANTS: readonly Variant[] = ['app', 'definitions', 'routes', 'unchained', 'schemas', 'inferred'];
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const WITH_BODY = new Set<string>(['post', 'put', 'patch']);
@@ -94,6 +98,21 @@ function routeSource(i: number, bodies: boolean): string {
   ].join('\n');
 }
 
+/** The same route as `defineRoute({ method, path, ... handler })`, an element of `registerRoutes([...])`. */
+function definitionSource(i: number, bodies: boolean): string {
+  const chained = routeSource(i, bodies).split('\n');
+  const { method, path } = routeParts(i, bodies);
+  return [
+    '  defineRoute({',
+    `    method: '${method.toUpperCase()}',`,
+    `    path: '${path}',`,
+    // operationId, request and responses, as the chained call has them (one level less indented).
+    ...chained.slice(3, 6).map((line) => line.slice(2)),
+    `    handler: ${chained[7]?.trim()}`,
+    '  }),',
+  ].join('\n');
+}
+
 function callSource(i: number, bodies: boolean): string {
   const { schemas } = routeParts(i, bodies);
   const body = schemas.body === undefined ? '' : `, body: { name: 'n', b${i}: 1 }`;
@@ -128,18 +147,25 @@ export function generate(variant: Variant, n: number, bodies = false): string {
     lines.push(...schemasSource(n, bodies, variant === 'inferred'));
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`import { App } from 'charter';`);
-  if (variant === 'app') lines.push(`import { createClient } from 'charter/client';`);
+  lines.push(`import { App${variant === 'definitions' ? ', defineRoute' : ''} } from 'charter';`);
+  const typedClient = variant === 'app' || variant === 'definitions';
+  if (typedClient) lines.push(`import { createClient } from 'charter/client';`);
   lines.push('', `const Problem = type({ title: 'string', status: 'number' });`, '');
   if (variant === 'unchained') {
     lines.push('export const app = new App({ logger: false });');
     for (let i = 0; i < n; i++) lines.push(`app${routeSource(i, bodies).trimStart()};`);
     return `${lines.join('\n')}\n`;
   }
-  lines.push('export const app = new App({ logger: false })');
-  for (let i = 0; i < n; i++) lines.push(routeSource(i, bodies));
-  lines[lines.length - 1] += ';';
-  if (variant === 'app') {
+  if (variant === 'definitions') {
+    lines.push('export const app = new App({ logger: false }).registerRoutes([');
+    for (let i = 0; i < n; i++) lines.push(definitionSource(i, bodies));
+    lines.push(']);');
+  } else {
+    lines.push('export const app = new App({ logger: false })');
+    for (let i = 0; i < n; i++) lines.push(routeSource(i, bodies));
+    lines[lines.length - 1] += ';';
+  }
+  if (typedClient) {
     lines.push('', `export const client = createClient(app, { baseUrl: 'https://api.example.com' });`, '');
     lines.push('export async function calls(): Promise<number> {', '  let total = 0;');
     for (let i = 0; i < n; i += 10) lines.push(callSource(i, bodies));
