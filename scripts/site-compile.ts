@@ -9,7 +9,7 @@
  */
 import { join, resolve } from 'node:path';
 import { buildContent } from '../site/content/build.ts';
-import { contentData } from '../site/content/prebuilt.ts';
+import { contentData, embeddedContentModule } from '../site/content/prebuilt.ts';
 import { readContentDir } from '../site/content/read-dir.ts';
 
 const root = resolve(import.meta.dir, '..');
@@ -21,15 +21,8 @@ const embedContent: Bun.BunPlugin = {
   name: 'charter-embed-content',
   setup(build) {
     build.onLoad({ filter: /[\\/]site[\\/]content[\\/]embedded\.ts$/ }, () => ({
-      // The same exports as the module in source form. A JSON text is a JavaScript expression: the
-      // literal costs the binary next to nothing to load.
-      contents: [
-        "import { contentFromData } from './prebuilt.ts';",
-        'export const EMBEDDED = true;',
-        `const DATA = ${JSON.stringify(data)};`,
-        'export async function loadContent() { return contentFromData(DATA); }',
-        '',
-      ].join('\n'),
+      // The same exports as the module in source form, the content as literals (prebuilt.ts).
+      contents: embeddedContentModule(data),
       loader: 'ts',
     }));
   },

@@ -1,8 +1,17 @@
 import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testSite } from '../pages/test-site.ts';
 import { buildContent } from './build.ts';
-import { type ContentData, contentData, contentFromData } from './prebuilt.ts';
+import {
+  type ContentData,
+  contentData,
+  contentFromData,
+  contentFromIndex,
+  embeddedContentModule,
+  type PageBody,
+} from './prebuilt.ts';
 import { readContentDir } from './read-dir.ts';
 import type { ContentSite } from './types.ts';
 
@@ -58,5 +67,77 @@ describe('contentData and contentFromData', () => {
     const data = contentData(testSite());
     expect(JSON.parse(JSON.stringify(data))).toEqual(data);
     expect(data.sections[0]!.pages.every((index) => Number.isInteger(index))).toBe(true);
+  });
+});
+
+/** The index and body functions of `embeddedContentModule`, and how often each body was made. */
+function lazyParts(site: ContentSite) {
+  const data = JSON.parse(JSON.stringify(contentData(site))) as ContentData;
+  const calls = data.pages.map(() => 0);
+  const bodies = data.pages.map((page, i) => (): PageBody => {
+    calls[i] = (calls[i] as number) + 1;
+    return { markdown: page.markdown, html: page.html, text: page.text };
+  });
+  const index = {
+    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, ...rest }) => rest),
+    sections: data.sections,
+  };
+  return { index, bodies, calls };
+}
+
+describe('contentFromIndex (the executable: page text made on first read)', () => {
+  test('gives back the real content, field by field', async () => {
+    const site = buildContent(await readContentDir(CONTENT_DIR));
+    const { index, bodies } = lazyParts(site);
+    expectSameSite(site, contentFromIndex(index, bodies));
+  });
+
+  test("makes no page's text until it is read, then each once", () => {
+    const site = testSite();
+    const { index, bodies, calls } = lazyParts(site);
+    const restored = contentFromIndex(index, bodies);
+    expect(restored.pages.map((page) => page.title)).toEqual(site.pages.map((page) => page.title));
+    expect(calls.every((count) => count === 0)).toBe(true);
+    const first = restored.pages[0]!;
+    expect(first.html).toBe(site.pages[0]!.html);
+    expect(first.markdown).toBe(site.pages[0]!.markdown);
+    expect(first.text).toBe(site.pages[0]!.text);
+    expect(calls[0]).toBe(1);
+    expect(calls.slice(1).every((count) => count === 0)).toBe(true);
+  });
+
+  test('its pages stay read-only', () => {
+    const { index, bodies } = lazyParts(testSite());
+    const page = contentFromIndex(index, bodies).pages[0]! as { html: string; title: string };
+    expect(() => {
+      page.html = 'changed';
+    }).toThrow(TypeError);
+    expect(() => {
+      page.title = 'changed';
+    }).toThrow(TypeError);
+  });
+
+  test('refuses an index and bodies that do not match', () => {
+    const { index, bodies } = lazyParts(testSite());
+    expect(() => contentFromIndex(index, bodies.slice(1))).toThrow(/pages but .* bodies/);
+  });
+
+  test('embeddedContentModule is a module with the exports of embedded.ts that gives the same site', async () => {
+    const site = buildContent(await readContentDir(CONTENT_DIR));
+    const dir = mkdtempSync(join(tmpdir(), 'charter-embedded-'));
+    try {
+      const file = join(dir, 'embedded.ts');
+      // The module imports prebuilt.ts beside it; here it lives elsewhere, so point it back.
+      const source = embeddedContentModule(contentData(site)).replace(
+        "'./prebuilt.ts'",
+        JSON.stringify(join(import.meta.dir, 'prebuilt.ts')),
+      );
+      writeFileSync(file, source);
+      const embedded = (await import(file)) as typeof import('./embedded.ts');
+      expect(embedded.EMBEDDED).toBe(true);
+      expectSameSite(site, await embedded.loadContent('/no/such/dir'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

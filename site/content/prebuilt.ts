@@ -58,7 +58,85 @@ export function contentFromData(data: ContentData): ContentSite {
         next: page.next,
       }),
   );
-  const sections = data.sections.map(
+  return assembleContent(pages, sectionsOf(data.sections, pages));
+}
+
+/** A page's text: the bulk of the content, which the executable reads only when a page needs it. */
+export type PageBody = Pick<Page, 'markdown' | 'html' | 'text'>;
+
+/** The built content as the executable holds it: `ContentData` with each page's text left out. */
+export interface ContentIndexData {
+  readonly pages: readonly Omit<PageData, keyof PageBody>[];
+  readonly sections: ContentData['sections'];
+}
+
+/**
+ * The source of the module that `bun run site:compile` puts in place of `embedded.ts`: the index as
+ * a literal, and each page's text as a literal inside a function of its own. JavaScriptCore makes a
+ * function's constants when the function first runs, so the executable starts without building the
+ * strings of the ~85 pages (megabytes): a page's text is made the first time something reads it.
+ */
+export function embeddedContentModule(data: ContentData): string {
+  const index: ContentIndexData = {
+    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, ...rest }) => rest),
+    sections: data.sections,
+  };
+  // A JSON text is a JavaScript expression.
+  const bodies = data.pages.map(
+    (page) => `() => (${JSON.stringify({ markdown: page.markdown, html: page.html, text: page.text })})`,
+  );
+  return [
+    "import { contentFromIndex } from './prebuilt.ts';",
+    'export const EMBEDDED = true;',
+    `const INDEX = ${JSON.stringify(index)};`,
+    `const BODIES = [\n${bodies.join(',\n')}\n];`,
+    'export async function loadContent() { return contentFromIndex(INDEX, BODIES); }',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The `ContentSite` of `embeddedContentModule`: as `contentFromData` gives, except that `markdown`,
+ * `html` and `text` are read-only accessors that call the page's body function once, on first read.
+ */
+export function contentFromIndex(index: ContentIndexData, bodies: readonly (() => PageBody)[]): ContentSite {
+  if (bodies.length !== index.pages.length) {
+    throw new TypeError(`contentFromIndex: ${index.pages.length} pages but ${bodies.length} bodies`);
+  }
+  const pages = index.pages.map((page, position): Page => {
+    let body: PageBody | undefined;
+    const read = (): PageBody => {
+      body ??= (bodies[position] as () => PageBody)();
+      return body;
+    };
+    const text = (field: keyof PageBody) => ({ enumerable: true, get: () => read()[field] });
+    // Field by field, in the order `buildContent` writes them.
+    const lazy = Object.defineProperties(
+      {},
+      {
+        title: { enumerable: true, value: page.title },
+        description: { enumerable: true, value: page.description },
+        order: { enumerable: true, value: page.order },
+        path: { enumerable: true, value: page.path },
+        url: { enumerable: true, value: page.url },
+        markdownUrl: { enumerable: true, value: page.markdownUrl },
+        section: { enumerable: true, value: page.section },
+        markdown: text('markdown'),
+        html: text('html'),
+        text: text('text'),
+        headings: { enumerable: true, value: Object.freeze([...page.headings]) },
+        previous: { enumerable: true, value: page.previous },
+        next: { enumerable: true, value: page.next },
+      },
+    ) as Page;
+    return Object.freeze(lazy);
+  });
+  return assembleContent(pages, sectionsOf(index.sections, pages));
+}
+
+/** The sections of `data`, listing the page objects at their indexes. */
+function sectionsOf(data: ContentData['sections'], pages: readonly Page[]): NavSection[] {
+  return data.map(
     (section): NavSection =>
       Object.freeze({
         id: section.id,
@@ -66,7 +144,6 @@ export function contentFromData(data: ContentData): ContentSite {
         pages: Object.freeze(section.pages.map((index) => pages[index] as Page)),
       }),
   );
-  return assembleContent(pages, sections);
 }
 
 /** The `ContentSite` over pages in reading order and the sections that list them. */
