@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { NodeLightHeaders } from './light-headers.ts';
+import { isFieldName, NodeLightHeaders } from './light-headers.ts';
 
 /** The Headers a Request would hold for the same raw lines, to compare with. */
 function realOf(raw: string[]): Headers {
@@ -69,5 +69,16 @@ describe('NodeLightHeaders: a Node header section read without building a Header
     expect(() => new NodeLightHeaders(['', 'v'], false)).toThrow(TypeError);
     // An invalid name asked for is refused as Headers refuses it.
     expect(() => new NodeLightHeaders(raw, false).get('bad name')).toThrow(TypeError);
+  });
+
+  test('isFieldName compares names ASCII case-insensitively, and nothing else', () => {
+    expect(isFieldName('Host', 'host')).toBe(true);
+    expect(isFieldName('CONTENT-LENGTH', 'content-length')).toBe(true);
+    expect(isFieldName('host', 'host')).toBe(true);
+    expect(isFieldName('Hosts', 'host')).toBe(false);
+    expect(isFieldName('Hpst', 'host')).toBe(false);
+    // Only A-Z fold: no other character maps onto a letter (U+212A KELVIN SIGN is not "k").
+    expect(isFieldName('\u212aeep', 'keep')).toBe(false);
+    expect(isFieldName('x[y', 'x{y')).toBe(false);
   });
 });

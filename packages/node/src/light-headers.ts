@@ -19,6 +19,21 @@ const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
 
 const isWhitespace = (code: number): boolean => code === 0x20 || code === 0x09;
 
+/**
+ * Whether field name `name` is `lower` (a lower-case name of the same length or not), compared
+ * ASCII case-insensitively as field names are (RFC 9110 §5.1), without making a lower-cased copy.
+ */
+export function isFieldName(name: string, lower: string): boolean {
+  const n = name.length;
+  if (n !== lower.length) return false;
+  if (name === lower) return true;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /** A value as `Headers` stores it: without leading or trailing spaces and tabs. */
 function normalized(value: string): string {
   const n = value.length;
@@ -48,7 +63,7 @@ export class NodeLightHeaders {
 
   /** Whether line `i` is an Upgrade line this request ignores. */
   #ignored(name: string): boolean {
-    return this.#ignoreUpgrade && name.length === 7 && name.toLowerCase() === 'upgrade';
+    return this.#ignoreUpgrade && isFieldName(name, 'upgrade');
   }
 
   /** The real Headers: every line, in order (repeated fields stay repeated). Built once. */
@@ -87,7 +102,7 @@ export class NodeLightHeaders {
     let found: string | null = null;
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const line = raw[i] as string;
-      if (line.length !== wanted.length || line.toLowerCase() !== wanted || this.#ignored(line)) continue;
+      if (!isFieldName(line, wanted) || this.#ignored(line)) continue;
       const value = normalized(raw[i + 1] as string);
       found = found === null ? value : `${found}, ${value}`;
     }
@@ -100,7 +115,7 @@ export class NodeLightHeaders {
     const raw = this.#raw;
     for (let i = 0; i < raw.length; i += 2) {
       const line = raw[i] as string;
-      if (line.length === wanted.length && line.toLowerCase() === wanted && !this.#ignored(line)) return true;
+      if (isFieldName(line, wanted) && !this.#ignored(line)) return true;
     }
     return false;
   }

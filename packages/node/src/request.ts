@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PayloadTooLargeError } from '@charter/core';
+import { isFieldName } from './light-headers.ts';
 import { type LightBody, NodeLightRequest } from './light-request.ts';
 
 /** Request bodies are queued up to this many bytes before the socket is paused. */
@@ -373,21 +374,21 @@ export function scanHead(req: IncomingMessage): HeadFacts {
     const name = raw[i] as string;
     switch (name.length) {
       case 4:
-        if (facts.host === undefined && name.toLowerCase() === 'host') facts.host = raw[i + 1];
+        if (facts.host === undefined && isFieldName(name, 'host')) facts.host = raw[i + 1];
         break;
       case 6:
-        if (!facts.expectsContinue && name.toLowerCase() === 'expect')
+        if (!facts.expectsContinue && isFieldName(name, 'expect'))
           facts.expectsContinue = EXPECTS_CONTINUE.test(raw[i + 1] as string);
         break;
       case 7:
-        if (name.toLowerCase() === 'upgrade') facts.upgrade = true;
+        if (isFieldName(name, 'upgrade')) facts.upgrade = true;
         break;
       case 14:
-        if (facts.contentLength === undefined && name.toLowerCase() === 'content-length')
+        if (facts.contentLength === undefined && isFieldName(name, 'content-length'))
           facts.contentLength = raw[i + 1];
         break;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') facts.chunked = true;
+        if (isFieldName(name, 'transfer-encoding')) facts.chunked = true;
         break;
     }
   }
