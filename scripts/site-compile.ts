@@ -9,20 +9,24 @@
  */
 import { join, resolve } from 'node:path';
 import { buildContent } from '../site/content/build.ts';
+import { documentTemplate } from '../site/html/document-template.ts';
 import { contentData, embeddedContentModule } from '../site/content/prebuilt.ts';
 import { readContentDir } from '../site/content/read-dir.ts';
 
 const root = resolve(import.meta.dir, '..');
 const outfile = resolve(process.argv[2] ?? join(root, 'dist', 'charter-site'));
 const entries = await readContentDir(join(root, 'content'));
-const data = contentData(buildContent(entries));
+const site = buildContent(entries);
+const data = contentData(site);
+// Every page's document rendered now, its origin left open (html/document-template.ts).
+const templates = site.pages.map((page) => documentTemplate(site, page));
 
 const embedContent: Bun.BunPlugin = {
   name: 'charter-embed-content',
   setup(build) {
     build.onLoad({ filter: /[\\/]site[\\/]content[\\/]embedded\.ts$/ }, () => ({
       // The same exports as the module in source form, the content as literals (prebuilt.ts).
-      contents: embeddedContentModule(data),
+      contents: embeddedContentModule(data, templates),
       loader: 'ts',
     }));
   },
@@ -41,4 +45,5 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
-console.log(`Built ${outfile} with ${data.pages.length} pages of content embedded`);
+const rendered = templates.filter((parts) => parts !== undefined).length;
+console.log(`Built ${outfile} with ${data.pages.length} pages of content embedded, ${rendered} rendered`);

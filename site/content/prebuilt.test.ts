@@ -128,14 +128,20 @@ describe('contentFromIndex (the executable: page text made on first read)', () =
     try {
       const file = join(dir, 'embedded.ts');
       // The module imports prebuilt.ts beside it; here it lives elsewhere, so point it back.
-      const source = embeddedContentModule(contentData(site)).replace(
+      // A template for the first page only: the others are rendered at run time.
+      const templates = site.pages.map((_, i) => (i === 0 ? ['<p>', '</p>'] : undefined));
+      const source = embeddedContentModule(contentData(site), templates).replace(
         "'./prebuilt.ts'",
         JSON.stringify(join(import.meta.dir, 'prebuilt.ts')),
       );
       writeFileSync(file, source);
       const embedded = (await import(file)) as typeof import('./embedded.ts');
       expect(embedded.EMBEDDED).toBe(true);
-      expectSameSite(site, await embedded.loadContent('/no/such/dir'));
+      const loaded = await embedded.loadContent('/no/such/dir');
+      expectSameSite(site, loaded);
+      expect(loaded.documentTemplate?.(site.pages[0]!.path)).toEqual(['<p>', '</p>']);
+      expect(loaded.documentTemplate?.(site.pages[1]!.path)).toBeUndefined();
+      expect(loaded.documentTemplate?.('nope')).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -76,7 +76,10 @@ export interface ContentIndexData {
  * function's constants when the function first runs, so the executable starts without building the
  * strings of the ~85 pages (megabytes): a page's text is made the first time something reads it.
  */
-export function embeddedContentModule(data: ContentData): string {
+export function embeddedContentModule(
+  data: ContentData,
+  templates: readonly (readonly string[] | undefined)[] = [],
+): string {
   const index: ContentIndexData = {
     pages: data.pages.map(({ markdown: _m, html: _h, text: _t, ...rest }) => rest),
     sections: data.sections,
@@ -85,12 +88,18 @@ export function embeddedContentModule(data: ContentData): string {
   const bodies = data.pages.map(
     (page) => `() => (${JSON.stringify({ markdown: page.markdown, html: page.html, text: page.text })})`,
   );
+  // Each document template in a function of its own too (null: rendered at run time).
+  const documents = data.pages.map((_, i) => {
+    const parts = templates[i];
+    return parts === undefined ? 'null' : `() => ${JSON.stringify(parts)}`;
+  });
   return [
     "import { contentFromIndex } from './prebuilt.ts';",
     'export const EMBEDDED = true;',
     `const INDEX = ${JSON.stringify(index)};`,
     `const BODIES = [\n${bodies.join(',\n')}\n];`,
-    'export async function loadContent() { return contentFromIndex(INDEX, BODIES); }',
+    `const DOCUMENTS = [\n${documents.join(',\n')}\n];`,
+    'export async function loadContent() { return contentFromIndex(INDEX, BODIES, DOCUMENTS); }',
     '',
   ].join('\n');
 }
@@ -99,7 +108,11 @@ export function embeddedContentModule(data: ContentData): string {
  * The `ContentSite` of `embeddedContentModule`: as `contentFromData` gives, except that `markdown`,
  * `html` and `text` are read-only accessors that call the page's body function once, on first read.
  */
-export function contentFromIndex(index: ContentIndexData, bodies: readonly (() => PageBody)[]): ContentSite {
+export function contentFromIndex(
+  index: ContentIndexData,
+  bodies: readonly (() => PageBody)[],
+  documents: readonly ((() => readonly string[]) | null)[] = [],
+): ContentSite {
   if (bodies.length !== index.pages.length) {
     throw new TypeError(`contentFromIndex: ${index.pages.length} pages but ${bodies.length} bodies`);
   }
@@ -131,7 +144,12 @@ export function contentFromIndex(index: ContentIndexData, bodies: readonly (() =
     ) as Page;
     return Object.freeze(lazy);
   });
-  return assembleContent(pages, sectionsOf(index.sections, pages));
+  const templates = new Map<string, () => readonly string[]>();
+  for (const [position, page] of index.pages.entries()) {
+    const document = documents[position];
+    if (typeof document === 'function') templates.set(page.path, document);
+  }
+  return assembleContent(pages, sectionsOf(index.sections, pages), (path) => templates.get(path)?.());
 }
 
 /** The sections of `data`, listing the page objects at their indexes. */
@@ -147,7 +165,11 @@ function sectionsOf(data: ContentData['sections'], pages: readonly Page[]): NavS
 }
 
 /** The `ContentSite` over pages in reading order and the sections that list them. */
-export function assembleContent(pages: readonly Page[], sections: readonly NavSection[]): ContentSite {
+export function assembleContent(
+  pages: readonly Page[],
+  sections: readonly NavSection[],
+  documentTemplate?: (path: string) => readonly string[] | undefined,
+): ContentSite {
   const byPath = new Map(pages.map((page) => [page.path, page]));
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   return Object.freeze({
@@ -155,5 +177,6 @@ export function assembleContent(pages: readonly Page[], sections: readonly NavSe
     sections: Object.freeze([...sections]),
     byPath: (path: string) => byPath.get(path),
     byUrl: (url: string) => byUrl.get(url),
+    ...(documentTemplate !== undefined && { documentTemplate }),
   });
 }

@@ -79,4 +79,9 @@ export interface ContentSite {
   byPath(path: string): Page | undefined;
   /** The page at a canonical URL path (`/docs/jwt`), or undefined. */
   byUrl(url: string): Page | undefined;
+  /**
+   * The page's HTML document rendered when the executable was compiled, cut where the origin goes
+   * (`html/document-template.ts`); undefined in source form, or for a page rendered at run time.
+   */
+  documentTemplate?(path: string): readonly string[] | undefined;
 }

@@ -220,3 +220,26 @@ describe('pageRoutes: declarations', () => {
     expect(paths.sort()).toEqual(['/', '/docs/*path', '/errors/*path', '/index.md']);
   });
 });
+
+describe('pageRoutes with document templates (the compiled site)', () => {
+  // A site whose index has a template: what the route answers must come from it, filled.
+  const templated = {
+    ...content,
+    documentTemplate: (path: string) =>
+      path === 'index' ? ['<!doctype html><p>', '/from-template</p>'] : undefined,
+  };
+  const app = new App({ logger: false });
+  app.registerRoutes(htmlPageRoutes({ content: templated, origin: TEST_ORIGIN }));
+
+  test('a page with a template answers the template joined with the origin', async () => {
+    const response = await app.request('/', { headers: { accept: 'text/html' } });
+    expectHtmlPage(response, 'index');
+    expect(await response.text()).toBe(`<!doctype html><p>${TEST_ORIGIN}/from-template</p>`);
+  });
+
+  test('a page without one is rendered as in source form', async () => {
+    const response = await app.request('/docs/jwt', { headers: { accept: 'text/html' } });
+    expectHtmlPage(response, 'docs/jwt');
+    expect(await response.text()).toBe(htmlOf('docs/jwt'));
+  });
+});

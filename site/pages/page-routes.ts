@@ -5,6 +5,7 @@
  */
 import type { AnyRouteDefinition } from '@charter/core';
 import type { ContentSite, Page } from '../content/types.ts';
+import { fillDocumentTemplate } from '../html/document-template.ts';
 import { PAGE_CSP, renderNotFoundDocument, renderPageDocument } from '../html/index.ts';
 import { markdownNotFoundResult, markdownRepresentations } from './markdown-set.ts';
 import { type Negotiated, negotiatePage } from './negotiate.ts';
@@ -40,7 +41,10 @@ interface PageEntry {
 }
 
 function htmlRepresentation(content: ContentSite, page: Page, origin: string): Representation {
-  return representation(renderPageDocument(content, page, { origin }), {
+  // The executable's document rendered when it was compiled, if it has one (the same bytes).
+  const template = content.documentTemplate?.(page.path);
+  const prerendered = template === undefined ? undefined : fillDocumentTemplate(template, origin);
+  return representation(prerendered ?? renderPageDocument(content, page, { origin }), {
     'content-type': HTML_TYPE,
     'content-security-policy': PAGE_CSP,
     vary: 'Accept',
