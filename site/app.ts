@@ -4,7 +4,8 @@
  * the docs tool server at `/mcp`. Every module returns plain route definitions; this file decides,
  * per route and once as it registers it, which of the site's cross-cutting rules apply (site.md
  * "Endpoints"): the shared rate limit, the optional bearer token, the `API-Version` echo. The pages
- * are registered at start-up, the machine routes with the first request that may need them.
+ * are registered at start-up, the Markdown surfaces and the machine routes with the first request
+ * that may need them.
  */
 import { App } from '@charter/app';
 import {
@@ -312,11 +313,13 @@ function deprecationSignals(origin: string): Hooks {
 }
 
 /**
- * The site's App, every route registered. The pages, their Markdown and `/llms.txt` are registered
- * now; the machine routes (`api/machine-routes.ts`: the API index, OpenAPI, the catalog, OAuth,
- * `/mcp`) when the first request arrives that is not a GET or HEAD of a page path, before it is
- * routed, so every request is answered as if all were registered from the start. The site's first
- * page thus waits neither for arktype nor for the tool server.
+ * The site's App, every route registered. The pages (each also answering its Markdown) are
+ * registered now; the Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`) with the first request to
+ * one of their paths; the machine routes (`api/machine-routes.ts`: the API index, OpenAPI, the
+ * catalog, OAuth, `/mcp`) when the first request arrives that is not a GET or HEAD of a page path.
+ * Each group is registered before that request is routed, so every request is answered as if all
+ * were registered from the start. The site's first page thus waits neither for arktype nor for
+ * the tool server (issue 18, item 6: the compiled site's first answer).
  */
 export function createSite(options: SiteOptions): App {
   const { origin, content } = options;
@@ -388,10 +391,24 @@ export function createSite(options: SiteOptions): App {
     app.route(withPolicy(route, policy, siteHooks));
   };
   const pagePaths = new RoutePaths();
-  for (const route of [...pageRoutes({ content, origin }), ...markdownRoutes({ content, origin })]) {
+  for (const route of pageRoutes({ content, origin })) {
     pagePaths.add(route.path);
     register(route);
   }
+  // The Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`): their paths are page paths from now on,
+  // the routes are registered with the first request to one of them, or with the machine routes.
+  const markdown = markdownRoutes({ content, origin });
+  const markdownPaths = new RoutePaths();
+  for (const route of markdown) {
+    pagePaths.add(route.path);
+    markdownPaths.add(route.path);
+  }
+  let markdownLoaded = false;
+  const loadMarkdownRoutes = (): void => {
+    if (markdownLoaded) return;
+    markdownLoaded = true;
+    for (const route of markdown) register(route);
+  };
   app.use(preflights(publicPaths, publicCors));
 
   const machineOptions: MachineRoutesOptions = {
@@ -408,11 +425,11 @@ export function createSite(options: SiteOptions): App {
   loadMachineRoutes = (request) => {
     if (machine === 'loaded') return;
     if (machine !== 'waiting') throw machine.failed;
-    if (
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      pagePaths.has(new URL(request.url).pathname)
-    )
-      return;
+    const path = new URL(request.url).pathname;
+    // Any method: another method than GET on `/llms.txt` is answered 405 by its route, as before.
+    if (!markdownLoaded && markdownPaths.has(path)) loadMarkdownRoutes();
+    if ((request.method === 'GET' || request.method === 'HEAD') && pagePaths.has(path)) return;
+    loadMarkdownRoutes();
     try {
       // `require`: synchronous, so the request that needed them is routed among them; a bundle
       // evaluates the module (and arktype, the OpenAPI generator, the tool server) only now.

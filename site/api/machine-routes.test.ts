@@ -88,12 +88,41 @@ async function answer(app: App, [path, init]: [string, RequestInit?]) {
 }
 
 describe('createSite: the machine routes come with the first request that may need them', () => {
-  test('at first only the pages, their Markdown and /llms.txt are registered', () => {
+  test('at first only the pages are registered', () => {
     const app = site();
     expect(hasMachineRoutes(app)).toBe(false);
     expect(routeKeys(app)).toContain('GET /');
-    expect(routeKeys(app)).toContain('GET /llms.txt');
-    expect(routeKeys(app)).toContain('GET /md/*path');
+    expect(routeKeys(app)).toContain('GET /docs/*path');
+    expect(routeKeys(app)).not.toContain('GET /llms.txt');
+    expect(routeKeys(app)).not.toContain('GET /md/*path');
+  });
+
+  test.each([
+    ['GET /llms.txt', '/llms.txt', undefined],
+    ['GET /md/docs/jwt', '/md/docs/jwt', undefined],
+    ['HEAD /docs-md/jwt', '/docs-md/jwt', { method: 'HEAD' }],
+  ] as const)(
+    '%s registers the Markdown surfaces (not the machine routes) and is answered by them',
+    async (_name, path, init) => {
+      const app = site();
+      const response = await app.request(path, init as RequestInit | undefined);
+      expect(response.status).toBe(200);
+      expect(routeKeys(app)).toContain('GET /llms.txt');
+      expect(routeKeys(app)).toContain('GET /md/*path');
+      expect(routeKeys(app)).toContain('GET /docs-md/*path');
+      expect(hasMachineRoutes(app)).toBe(false);
+    },
+  );
+
+  test('another method on a Markdown surface is answered 405 with Allow, as when all were registered', async () => {
+    const first = site();
+    const refused = await first.request('/llms.txt', { method: 'POST' });
+    const loaded = site();
+    await loaded.request('/api/v1');
+    const refusedLater = await loaded.request('/llms.txt', { method: 'POST' });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe(refusedLater.headers.get('allow'));
+    expect(await refused.text()).toBe(await refusedLater.text());
   });
 
   test('GET and HEAD of the pages, their Markdown and assets do not load them', async () => {
