@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { type } from 'arktype';
 import { App } from '../app/index.ts';
-import { TooManyRequestsError } from '../errors/index.ts';
+import { NotFoundError, TooManyRequestsError } from '../errors/index.ts';
 import type { Hooks } from '../types/index.ts';
 
 const Ok = type({ ok: 'boolean' });
@@ -109,5 +109,45 @@ describe('dispatch: onRequest', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(log).toEqual([]);
+  });
+});
+
+describe('dispatch: the pipeline-built answers (issue 18)', () => {
+  test("a 404's body is NotFoundError's problem member for member, its detail escaped as JSON", async () => {
+    const app = new App({ logger: false });
+    app.get('/x', { responses: { 200: { body: Ok } } }, ok);
+    await app.ready();
+    for (const path of ['/nope', '/a%22b', '/caf%C3%A9/"q"']) {
+      const res = await app.fetch(request(path));
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      const text = await res.text();
+      const pathname = new URL(`http://charter.local${path}`).pathname;
+      const expected = new NotFoundError(`No route matches GET ${pathname}`).toProblem();
+      expect(expected.title).toBe('Not Found');
+      expect(JSON.parse(text)).toEqual(expected);
+      expect(text).toBe(JSON.stringify(expected));
+    }
+  });
+
+  test('answers built on a reused init keep their own status, headers and body', async () => {
+    const app = new App({ logger: false });
+    app.get('/x', { responses: { 200: { body: Ok } } }, ok);
+    await app.ready();
+    const first = await app.fetch(request('/x'));
+    const second = await app.fetch(request('/x'));
+    // A hook or handler changing one response's headers must not reach the next one.
+    first.headers.set('x-mine', '1');
+    expect(second.headers.get('x-mine')).toBeNull();
+    expect((await app.fetch(request('/x'))).headers.get('x-mine')).toBeNull();
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual({ ok: true });
+    const missing = await app.fetch(request('/missing'));
+    missing.headers.set('x-mine', '1');
+    const again = await app.fetch(request('/missing'));
+    expect(again.status).toBe(404);
+    expect(again.headers.get('x-mine')).toBeNull();
+    expect(again.headers.get('content-type')).toBe('application/problem+json');
   });
 });

@@ -255,16 +255,20 @@ function matchAndRun(
   return route.direct ? runDirectRoute(route, ctx) : runRoute(route, ctx);
 }
 
-let notFoundFields: { type: string; title: string } | undefined;
+let notFoundPrefix: string | undefined;
 
-/** The JSON of `new NotFoundError(detail).toProblem()`, member for member, without the error. */
+/**
+ * The JSON of `new NotFoundError(detail).toProblem()`, member for member, without the error: the
+ * members before `detail` are serialised once, so a 404 escapes only its detail text.
+ */
 function notFoundProblem(detail: string): string {
-  if (notFoundFields === undefined) {
+  if (notFoundPrefix === undefined) {
     // Read once off a real NotFoundError, so the two can never disagree.
     const { type = 'about:blank', title } = withoutStack(() => new NotFoundError('')).toProblem();
-    notFoundFields = { type, title };
+    const head = JSON.stringify({ type, title, status: 404, detail: '' });
+    notFoundPrefix = head.slice(0, head.length - '""}'.length);
   }
-  return JSON.stringify({ type: notFoundFields.type, title: notFoundFields.title, status: 404, detail });
+  return `${notFoundPrefix}${JSON.stringify(detail)}}`;
 }
 
 function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
@@ -315,7 +319,7 @@ function problemAnswer(host: PipelineHost, exchange: Exchange, status: number, b
   exchange.hardened = true;
   const set = host.perimeter.problemHeaders;
   if (exchange.plannedAnswers) return new PlannedResponse(status, set, body) as unknown as Response;
-  return new Response(body, { status, headers: set.headers });
+  return new Response(body, set.init(status));
 }
 
 /** The problem document of an error; an unexpected one (not an HttpError) is logged with its stack. */

@@ -15,7 +15,7 @@ export interface PerimeterPlan {
   readonly responseHeaders: ReadonlyArray<readonly [string, string]>;
   readonly stripServerHeaders: boolean;
   /** The header set of the pipeline's own problem responses (`problemHeaderSet`). */
-  readonly problemHeaders: WireHeaders;
+  readonly problemHeaders: ProblemHeaderSet;
 }
 
 /** Step 0: the checks that run before any hook sees the request. */
@@ -39,15 +39,34 @@ export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: 
   }
 }
 
+/** The problem header set, with the Response init of each status answered on it. */
+export interface ProblemHeaderSet extends WireHeaders {
+  /** `{ status, headers }` for `new Response(body, init)`, made once per status and reused. */
+  init(status: number): ResponseInit;
+}
+
 /**
  * The header set of a problem response the pipeline builds itself: the problem content type plus the
- * App's security headers. Built once, with the App's perimeter plan; `new Response(body, { headers })`
- * copies it, and planned answers write its lines as they are.
+ * App's security headers. Built once, with the App's perimeter plan; `new Response(body, init)`
+ * copies it, and planned answers write its lines as they are. The init objects are kept per status:
+ * Bun's Response constructor reads a reused init noticeably faster than a fresh object literal.
  */
-export function problemHeaderSet(responseHeaders: ReadonlyArray<readonly [string, string]>): WireHeaders {
+export function problemHeaderSet(
+  responseHeaders: ReadonlyArray<readonly [string, string]>,
+): ProblemHeaderSet {
   const headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
   for (const [name, value] of responseHeaders) headers.set(name, value);
-  return wireHeaders(headers);
+  const wire = wireHeaders(headers);
+  const inits = new Map<number, ResponseInit>();
+  const init = (status: number): ResponseInit => {
+    let found = inits.get(status);
+    if (found === undefined) {
+      found = Object.freeze({ status, headers });
+      inits.set(status, found);
+    }
+    return found;
+  };
+  return Object.freeze({ headers: wire.headers, lines: wire.lines, init });
 }
 
 // Headers that advertise the server software: a free map of which exploits to try.

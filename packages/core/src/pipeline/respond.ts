@@ -1,7 +1,7 @@
 import { type AnySchema, flattenIssues, type StandardResult } from '../schema/index.ts';
 import type { AnyHandlerResult } from '../types/index.ts';
 import { isJsonMediaType, mediaType } from './body.ts';
-import type { CompiledRoute, ResponsePlan } from './compiled-route.ts';
+import type { CompiledRoute, ResponseHeaderSets, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
 import { isFieldValue, setResponseHeaders } from './response-headers.ts';
 import { PlannedResponse, type WireHeaders, wireHeaders } from './planned-response.ts';
@@ -30,16 +30,19 @@ export function responsePlan(
     for (const [name, value] of security) headers.set(name, value);
     return wireHeaders(headers);
   };
+  const sets = Object.freeze({
+    empty: build(undefined),
+    json: build(contentType ?? JSON_TYPE),
+    text: build(TEXT_TYPE),
+  });
+  const init = (set: WireHeaders): ResponseInit => Object.freeze({ status, headers: set.headers });
   return Object.freeze({
     status,
     schema,
     contentType,
     stringAsJson: contentType !== undefined && isJsonMediaType(mediaType(contentType) ?? ''),
-    headersFor: Object.freeze({
-      empty: build(undefined),
-      json: build(contentType ?? JSON_TYPE),
-      text: build(TEXT_TYPE),
-    }),
+    headersFor: sets,
+    initFor: Object.freeze({ empty: init(sets.empty), json: init(sets.json), text: init(sets.text) }),
   });
 }
 
@@ -194,23 +197,24 @@ function prebuilt(
   body: unknown,
   noBody: boolean,
 ): Response | undefined {
-  const sets = plan.headersFor;
-  let set: WireHeaders;
+  let kind: keyof ResponseHeaderSets;
   let payload: string | null;
   if (noBody) {
-    set = sets.empty;
+    kind = 'empty';
     payload = null;
   } else if (typeof body === 'string' && !plan.stringAsJson) {
-    set = plan.contentType === undefined ? sets.text : sets.json;
+    kind = plan.contentType === undefined ? 'text' : 'json';
     payload = body;
   } else if (isPassThroughBody(body)) {
     return undefined;
   } else {
-    set = sets.json;
+    kind = 'json';
     payload = JSON.stringify(body);
   }
-  if (ctx.plannedAnswers) return new PlannedResponse(status, set, payload) as unknown as Response;
-  return new Response(payload, { status, headers: set.headers });
+  if (ctx.plannedAnswers)
+    return new PlannedResponse(status, plan.headersFor[kind], payload) as unknown as Response;
+  // The plan's status is the result's: `planFor` found the plan by it.
+  return new Response(payload, plan.initFor[kind]);
 }
 
 /**
