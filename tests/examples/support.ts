@@ -19,7 +19,7 @@ export interface RunningExample {
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:(\d+)/;
 
-/** Starts `examples/<file>` on port 0 and resolves once it prints its URL (30 s at most). */
+/** Starts `examples/<file>` on port 0 and resolves once it prints its URL on a line of its own (30 s at most). */
 export async function startExample(file: string, env: Record<string, string> = {}): Promise<RunningExample> {
   const proc = Bun.spawn([process.execPath, join(EXAMPLES_DIR, file)], {
     cwd: join(EXAMPLES_DIR, '..'),
@@ -45,8 +45,14 @@ export async function startExample(file: string, env: Record<string, string> = {
   };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const match = URL_PATTERN.exec(stdout);
-    if (match && Number(match[1]) > 0) {
+    // The example's own announcement, not the framework's JSON "Listening" record, which carries the
+    // same URL a moment earlier: returning on that one raced the tests that read what the example printed.
+    const match = stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('{'))
+      .map((line) => URL_PATTERN.exec(line))
+      .find((found) => found !== null && Number(found[1]) > 0);
+    if (match) {
       return { url: match[0], output: () => stdout, stop };
     }
     if (proc.exitCode !== null) break;
