@@ -5,53 +5,13 @@
  * `node-redis`) and SESSION_SECRET; it listens on port 0 and prints `{"port":<n>}` once it does.
  */
 import { serve } from '@charter/bun';
-import { RedisClient } from 'bun';
 import { type } from 'arktype';
-import { createClient } from 'redis';
 import { a2aRoutes, createA2aHandler } from '@charter/a2a';
-import { App, idempotency, type Logger } from '@charter/core';
-import {
-  bunRedisClient,
-  bunRedisSubscriber,
-  nodeRedisClient,
-  nodeRedisSubscriber,
-  type RedisLikeClient,
-  type RedisLikeSubscriber,
-  redisIdempotencyStore,
-  redisSessionStore,
-  redisTaskStore,
-  redisWsBroker,
-} from '@charter/redis';
+import { App, idempotency } from '@charter/core';
+import { redisIdempotencyStore, redisSessionStore, redisTaskStore, redisWsBroker } from '@charter/redis';
 import { requireSession, rotateSession, session, sessionOf } from '@charter/session';
 import { wsTopics } from '@charter/websocket';
-
-const name = process.env.INSTANCE ?? 'A';
-const url = process.env.REDIS_URL as string;
-// What a store waits for Redis at most: every request is answered within about this much.
-const timeoutMs = 500;
-
-async function connect(): Promise<{ client: RedisLikeClient; subscriber: RedisLikeSubscriber }> {
-  if (process.env.REDIS_CLIENT === 'node-redis') {
-    // No offline queue: while Redis is down a command fails at once rather than running late.
-    const raw = createClient({ url, disableOfflineQueue: true });
-    const client = nodeRedisClient(raw);
-    await raw.connect();
-    const sub = raw.duplicate();
-    const subscriber = nodeRedisSubscriber(sub);
-    await sub.connect();
-    return { client, subscriber };
-  }
-  const raw = new RedisClient(url, { enableOfflineQueue: false });
-  await raw.connect();
-  const sub = await raw.duplicate();
-  return { client: bunRedisClient(raw), subscriber: bunRedisSubscriber(sub) };
-}
-
-const { client, subscriber } = await connect();
-// Errors go to stderr as one JSON line each, where the test can read them if it fails.
-const log = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
-  console.error(JSON.stringify({ level, instance: name, msg, error: String(fields?.error ?? '') }));
-const logger: Logger = { debug() {}, info() {}, warn: log('warn'), error: log('error') };
+import { client, logger, name, subscriber, timeoutMs } from './instance-env.ts';
 
 const app = new App({ title: `instance ${name}`, version: '1.0.0', logger });
 

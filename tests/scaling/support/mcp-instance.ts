@@ -6,46 +6,10 @@
  * name the instance that ran them, so a test can tell where each call went.
  */
 import { serve } from '@charter/bun';
-import { RedisClient } from 'bun';
-import { createClient } from 'redis';
-import { App, type Logger } from '@charter/core';
+import { App } from '@charter/core';
 import { createMcpHandler, mcpRoutes } from '@charter/mcp';
-import {
-  bunRedisClient,
-  bunRedisSubscriber,
-  nodeRedisClient,
-  nodeRedisSubscriber,
-  type RedisLikeClient,
-  type RedisLikeSubscriber,
-  redisMcpSessionStore,
-} from '@charter/redis';
-
-const name = process.env.INSTANCE ?? 'A';
-const url = process.env.REDIS_URL as string;
-// What the store waits for Redis at most: every request is answered within about this much.
-const timeoutMs = 500;
-
-async function connect(): Promise<{ client: RedisLikeClient; subscriber: RedisLikeSubscriber }> {
-  if (process.env.REDIS_CLIENT === 'node-redis') {
-    // No offline queue: while Redis is down a command fails at once rather than running late.
-    const raw = createClient({ url, disableOfflineQueue: true });
-    const client = nodeRedisClient(raw);
-    await raw.connect();
-    const sub = raw.duplicate();
-    const subscriber = nodeRedisSubscriber(sub);
-    await sub.connect();
-    return { client, subscriber };
-  }
-  const raw = new RedisClient(url, { enableOfflineQueue: false });
-  await raw.connect();
-  const sub = await raw.duplicate();
-  return { client: bunRedisClient(raw), subscriber: bunRedisSubscriber(sub) };
-}
-
-const { client, subscriber } = await connect();
-const log = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
-  console.error(JSON.stringify({ level, instance: name, msg, error: String(fields?.error ?? '') }));
-const logger: Logger = { debug() {}, info() {}, warn: log('warn'), error: log('error') };
+import { redisMcpSessionStore } from '@charter/redis';
+import { client, logger, name, subscriber, timeoutMs } from './instance-env.ts';
 
 const text = (value: unknown): string =>
   typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
@@ -107,7 +71,7 @@ const handler = createMcpHandler({
     store: redisMcpSessionStore({ client, subscriber, timeoutMs }),
     clientRequestTimeoutMs: Number(process.env.CLIENT_REQUEST_TIMEOUT_MS ?? 20_000),
   },
-  onError: (error) => log('error')('mcp handler error', { error }),
+  onError: (error) => logger.error('mcp handler error', { error }),
 });
 
 const app = new App({ title: `mcp instance ${name}`, version: '1.0.0', logger });
