@@ -12,8 +12,8 @@
  * removed it from what it read off a socket).
  */
 
-/** RFC 9110 §5.6.2: a field name is a token. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+import { isHttpToken } from '@charter/core';
+
 /** What a field value may never hold (Fetch standard, "header value"). */
 const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
 
@@ -52,7 +52,7 @@ export class NodeLightHeaders {
   constructor(raw: readonly string[], ignoreUpgrade: boolean) {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = raw[i] as string;
-      if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+      if (!isHttpToken(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
       if (FORBIDDEN_IN_VALUE.test(raw[i + 1] as string)) {
         throw new TypeError(`Invalid value of header ${JSON.stringify(name)}`);
       }
@@ -96,7 +96,7 @@ export class NodeLightHeaders {
   }
 
   get(name: string): string | null {
-    if (this.#real !== undefined || !TOKEN.test(name)) return this.real().get(name);
+    if (this.#real !== undefined || !isHttpToken(name)) return this.real().get(name);
     const wanted = name.toLowerCase();
     const raw = this.#raw;
     let found: string | null = null;
@@ -110,7 +110,7 @@ export class NodeLightHeaders {
   }
 
   has(name: string): boolean {
-    if (this.#real !== undefined || !TOKEN.test(name)) return this.real().has(name);
+    if (this.#real !== undefined || !isHttpToken(name)) return this.real().has(name);
     const wanted = name.toLowerCase();
     const raw = this.#raw;
     for (let i = 0; i < raw.length; i += 2) {
