@@ -7,15 +7,11 @@
  * by the client itself with GET and Last-Event-ID, and the tool's answer arrives there.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { memoryMcpSessionStore } from '@charter/mcp';
+import { answeringClient, cutAfterFirstEvent } from './sdk-client-support.ts';
 import { sessionHandler, WATCHED } from './session-support.ts';
 
 const store = memoryMcpSessionStore();
@@ -35,21 +31,7 @@ afterAll(async () => {
 async function connect(
   options: ConstructorParameters<typeof StreamableHTTPClientTransport>[1] = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client(
-    { name: 'session-test', version: '1.0.0' },
-    { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: false } } },
-  );
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
-    role: 'assistant',
-    content: { type: 'text', text: 'from the sdk' },
-    model: 'test-model',
-    stopReason: 'endTurn',
-  }));
-  client.setRequestHandler(ElicitRequestSchema, async () => ({
-    action: 'accept',
-    content: { name: 'Grace' },
-  }));
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work' }] }));
+  const client = answeringClient('session-test', 'Grace', 'file:///work');
   const transport = new StreamableHTTPClientTransport(url, options);
   await client.connect(transport);
   return { client, transport };
@@ -119,7 +101,6 @@ describe('the v1 SDK client in a session', () => {
   test('a POST stream cut after its first event: the client resumes it with GET and Last-Event-ID and gets the answer', async () => {
     const seen: { method: string; lastEventId: string | null }[] = [];
     let cut = false;
-    const decoder = new TextDecoder();
     // Passes the tools/call stream through until its first event with an id, then fails it as a
     // dropped connection would.
     const cutting = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -128,24 +109,9 @@ describe('the v1 SDK client in a session', () => {
       const body = request.method === 'POST' ? await request.clone().text() : '';
       const response = await fetch(request);
       const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-      if (cut || !body.includes('"tools/call"') || !streamed || response.body === null) return response;
+      if (cut || !body.includes('"tools/call"') || !streamed) return response;
       cut = true;
-      const reader = response.body.getReader();
-      let passed = '';
-      const broken = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (/(^|\n)id: /.test(passed) && passed.includes('\n\n')) {
-            await reader.cancel();
-            controller.error(new TypeError('connection dropped'));
-            return;
-          }
-          const chunk = await reader.read();
-          if (chunk.done) return controller.close();
-          passed += decoder.decode(chunk.value, { stream: true });
-          controller.enqueue(chunk.value);
-        },
-      });
-      return new Response(broken, { status: response.status, headers: response.headers });
+      return cutAfterFirstEvent(response);
     };
     const { client } = await connect({
       fetch: cutting,

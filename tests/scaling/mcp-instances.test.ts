@@ -10,14 +10,9 @@
  * SIGSTOP (503 within the deadline, then recovery).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { answeringClient, cutAfterFirstEvent } from '../mcp/sdk-client-support.ts';
 import { SseReader } from '../mcp/session-support.ts';
 import { type RestartableRedis, startRestartableRedis } from '../redis/support/restartable-redis.ts';
 import {
@@ -223,7 +218,6 @@ describe('one MCP session on two instances', () => {
     let turn = 0;
     let cut = false;
     let cutAt: string | undefined;
-    const decoder = new TextDecoder();
     // Each request goes to the other instance than the one before; the first ask_model stream is cut
     // after its first event with an id, as a dropped connection would be.
     const alternating = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -236,41 +230,12 @@ describe('one MCP session on two instances', () => {
       const body = request.method === 'POST' ? await request.clone().text() : '';
       const response = await fetch(request);
       const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-      if (cut || !body.includes('"ask_model"') || !streamed || response.body === null) return response;
+      if (cut || !body.includes('"ask_model"') || !streamed) return response;
       cut = true;
       cutAt = at.name;
-      const reader = response.body.getReader();
-      let passed = '';
-      const broken = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (/(^|\n)id: /.test(passed) && passed.includes('\n\n')) {
-            await reader.cancel();
-            controller.error(new TypeError('connection dropped'));
-            return;
-          }
-          const chunk = await reader.read();
-          if (chunk.done) return controller.close();
-          passed += decoder.decode(chunk.value, { stream: true });
-          controller.enqueue(chunk.value);
-        },
-      });
-      return new Response(broken, { status: response.status, headers: response.headers });
+      return cutAfterFirstEvent(response);
     };
-    const client = new Client(
-      { name: 'scaling-sdk', version: '1.0.0' },
-      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: false } } },
-    );
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
-      role: 'assistant',
-      content: { type: 'text', text: 'from the sdk' },
-      model: 'test-model',
-      stopReason: 'endTurn',
-    }));
-    client.setRequestHandler(ElicitRequestSchema, async () => ({
-      action: 'accept',
-      content: { name: 'Ada' },
-    }));
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///sdk' }] }));
+    const client = answeringClient('scaling-sdk', 'Ada', 'file:///sdk');
     const updated: string[] = [];
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       updated.push(n.params.uri);
