@@ -116,9 +116,17 @@ const encoder = new TextEncoder();
 
 /** One SSE `message` event carrying a JSON-RPC message (also the listen streams', listen.ts). */
 export function sseMessageEvent(message: unknown): Uint8Array {
+  return sseJsonEvent(JSON.stringify(message));
+}
+
+/**
+ * The `message` event of JSON text already serialised, with event id `id` when the stream can be
+ * resumed (the client sends the last one back as `Last-Event-ID`).
+ */
+export function sseJsonEvent(json: string, id?: string): Uint8Array {
   // One `message` event per JSON-RPC message (HTML "Server-sent events" §9.2.6); JSON has no raw
   // newlines, so one data line carries it.
-  return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  return encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${json}\n\n`);
 }
 
 /**

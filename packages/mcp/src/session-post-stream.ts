@@ -13,7 +13,7 @@
  */
 import { BadRequestError, encodeBase64Url, type HttpError } from '@charter/core';
 import type { JsonRpcResponse } from '@charter/json-rpc';
-import type { NotificationChannel } from './notifications.ts';
+import { type NotificationChannel, sseJsonEvent } from './notifications.ts';
 import type { McpSessionStore } from './session-store.ts';
 
 const encoder = new TextEncoder();
@@ -36,10 +36,6 @@ export function postStreamCursor(request: Request): PostStreamCursor | undefined
   const match = value === null ? null : /^([A-Za-z0-9_-]{16})\.(\d{1,15})$/.exec(value);
   if (match === null) return undefined;
   return { stream: match[1] as string, after: Number(match[2]) };
-}
-
-function messageEvent(id: string | undefined, json: string): Uint8Array {
-  return encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${json}\n\n`);
 }
 
 /** The POST's response is its stream's last message: the only one without a method. */
@@ -99,7 +95,7 @@ export function resumablePostStream(
             // The store failed: the message still goes to the connected client, without an id
             // when it could not be recorded (this part of the stream cannot be resumed).
           }
-          if (json !== '') write(messageEvent(id, json));
+          if (json !== '') write(sseJsonEvent(json, id));
           else if (id !== undefined) write(encoder.encode(`id: ${id}\ndata: \n\n`));
         });
       };
@@ -191,7 +187,7 @@ export async function resumePostStream(
     last = number;
     // The priming event was for the first connection; a resumed stream has its own start line.
     if (json === '') return;
-    enqueue(messageEvent(`${stream}.${number}`, json));
+    enqueue(sseJsonEvent(json, `${stream}.${number}`));
     if (isResponse(json)) close();
   };
   // Live events wait while the recorded ones are replayed.

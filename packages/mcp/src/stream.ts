@@ -11,7 +11,7 @@
  */
 import { ConflictError, HttpError } from '@charter/core';
 import { isModernProtocolVersion } from './era.ts';
-import { acceptsEventStream } from './notifications.ts';
+import { acceptsEventStream, sseJsonEvent } from './notifications.ts';
 import { postStreamCursor, resumePostStream } from './session-post-stream.ts';
 import {
   END_OF_SESSION,
@@ -37,8 +37,7 @@ const encoder = new TextEncoder();
 function messageEvent(text: string): Uint8Array {
   const space = text.indexOf(' ');
   const id = text.slice(0, space);
-  const json = text.slice(space + 1);
-  return encoder.encode(`${id === '-' ? '' : `id: ${id}\n`}event: message\ndata: ${json}\n\n`);
+  return sseJsonEvent(text.slice(space + 1), id === '-' ? undefined : id);
 }
 
 /** The event id a message travels with, as a number (NaN for `-`). */
