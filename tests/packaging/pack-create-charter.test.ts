@@ -7,58 +7,20 @@
  * started and asked for a route. Needs `bun run build` first and Node 24 (NODE24_PATH).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Miniflare } from 'miniflare';
-import { packAll, ROOT } from '../../scripts/pack.ts';
+import { packAll } from '../../scripts/pack.ts';
 import { denoBinary } from '../support/deno-binary.ts';
+import { linkFromRepo, NODE24, NPM_CLI, type Ran, run, startServer, TSC } from './support.ts';
 
 // Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
 setDefaultTimeout(120_000);
 
-const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
-const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
-const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
 const NODE24_ENV = { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ''}` };
 // The binary itself: the .bin wrapper is a Node script whose deno child would outlive a kill.
 const DENO = denoBinary();
-
-interface Ran {
-  code: number;
-  out: string;
-}
-
-async function run(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
-  const proc = Bun.spawn(cmd, {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, out: `${stdout}${stderr}` };
-}
-
-function linkFromRepo(project: string, name: string): void {
-  const target = join(project, 'node_modules', name);
-  mkdirSync(dirname(target), { recursive: true });
-  rmSync(target, { recursive: true, force: true });
-  symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), target, 'dir');
-}
 
 /**
  * What `bun install` / `npm install` would fetch from the registry is linked from this repository
@@ -94,28 +56,11 @@ async function startAndRequest(
   cwd: string,
   env: Record<string, string> = {},
 ): Promise<Response> {
-  const proc = Bun.spawn(cmd, {
-    cwd,
-    env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
+  const server = await startServer(cmd, cwd, { PORT: '0', ...env });
   try {
-    const reader = proc.stdout.getReader();
-    const decoder = new TextDecoder();
-    let output = '';
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) return await fetch(`${match[1]}/hello/world`);
-      const { value, done } = await reader.read();
-      if (done) break;
-      output += decoder.decode(value, { stream: true });
-    }
-    throw new Error(`${cmd.join(' ')} printed no URL:\n${output}`);
+    return await fetch(`${server.url}/hello/world`);
   } finally {
-    proc.kill();
-    await proc.exited;
+    await server.stop();
   }
 }
 

@@ -8,58 +8,16 @@
  * (NODE24_PATH, as the Node adapter tests).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packAll, packPackage, publishedManifest, ROOT } from '../../scripts/pack.ts';
+import { linkFromRepo, NODE24, NPM_CLI, run, startServer, TSC } from './support.ts';
 
 // Installs, type-checks and runtimes start here: on a loaded 2-core CI machine a step can take a minute.
 setDefaultTimeout(120_000);
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'installed');
-const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
-const NODE24 = process.env.NODE24_PATH ?? '/opt/charter-node24/node_modules/node/bin/node';
-const NPM_CLI = '/usr/lib/node_modules/npm/bin/npm-cli.js';
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(cmd: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
-  const proc = Bun.spawn(cmd, {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
-/** Links a package of this repository's node_modules into `project`'s (what an install would have put there). */
-function linkFromRepo(project: string, name: string): void {
-  const target = join(project, 'node_modules', name);
-  mkdirSync(dirname(target), { recursive: true });
-  rmSync(target, { recursive: true, force: true });
-  symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), target, 'dir');
-}
-
 /** A file importing every subpath of the installed package (but `skip`), so tsc checks all their declarations. */
 function writeEverySubpath(project: string, skip: readonly string[]): string[] {
   const manifest = JSON.parse(
@@ -74,36 +32,6 @@ function writeEverySubpath(project: string, skip: readonly string[]): string[] {
   lines.push(`export type Everything = [${specifiers.map((_, i) => `typeof m${i}`).join(', ')}];`);
   writeFileSync(join(project, 'every-subpath.ts'), `${lines.join('\n')}\n`);
   return specifiers;
-}
-
-/** Starts a server script, waits for its printed URL; returns it and a stop function. */
-async function startServer(cmd: string[], cwd: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const proc = Bun.spawn(cmd, {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const stop = async (): Promise<void> => {
-    proc.kill();
-    await proc.exited;
-  };
-  let output = '';
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-    if (match) {
-      reader.releaseLock();
-      return { url: match[1] as string, stop };
-    }
-    const { value, done } = await reader.read();
-    if (done) break;
-    output += decoder.decode(value, { stream: true });
-  }
-  await stop();
-  throw new Error(`${cmd.join(' ')} printed no URL:\n${output}\n${await new Response(proc.stderr).text()}`);
 }
 
 async function expectAppAnswers(url: string): Promise<void> {
