@@ -10,6 +10,7 @@ import { App, clientIp } from 'charter';
 import { type FastlyFetchEvent, fastlyEvent, listen, toFastlyHandler } from 'charter/fastly';
 import { createBehaviourApp } from './behaviour/app.ts';
 import { describeBehaviour } from './behaviour/bun.ts';
+import { HANDSHAKE_HEADERS } from '../websocket/support.ts';
 
 /** A `fetch` event as the Compute runtime dispatches it. */
 class FakeFetchEvent implements FastlyFetchEvent {
@@ -105,13 +106,7 @@ describe('charter/fastly', () => {
     const app = new App({ logger: false });
     const serve = listened(app);
     app.ws('/live', { message() {} });
-    const headers = {
-      upgrade: 'websocket',
-      connection: 'Upgrade',
-      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      'sec-websocket-version': '13',
-    };
-    const res = await serve(new Request('https://svc.example/live', { headers }));
+    const res = await serve(new Request('https://svc.example/live', { headers: HANDSHAKE_HEADERS }));
     expect(res.status).toBe(501);
     expect(res.headers.get('sec-websocket-accept')).toBeNull();
     expect(((await res.json()) as { detail: string }).detail).toBe(

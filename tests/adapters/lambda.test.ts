@@ -18,6 +18,7 @@ import {
   responseFor,
   toBase64,
 } from './fixtures/lambda/events.ts';
+import { HANDSHAKE_HEADERS } from '../websocket/support.ts';
 
 type Result = Record<string, unknown> & { statusCode: number; body: string; isBase64Encoded: boolean };
 
@@ -486,13 +487,10 @@ describe('handler creation', () => {
     const app = new App({ logger: false });
     const late = toLambdaHandler(app);
     app.ws('/live', { message() {} });
-    const headers = {
-      upgrade: 'websocket',
-      connection: 'Upgrade',
-      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      'sec-websocket-version': '13',
-    };
-    const event = await eventFor(new Request('https://api.example.com/live', { headers }), 'api-gateway-v2');
+    const event = await eventFor(
+      new Request('https://api.example.com/live', { headers: HANDSHAKE_HEADERS }),
+      'api-gateway-v2',
+    );
     const result = (await late(event)) as unknown as Result;
     expect(result.statusCode).toBe(501);
     expect(problemOf(result).detail).toBe('WebSocket upgrades are not supported on AWS Lambda');

@@ -10,6 +10,7 @@ import { App } from 'charter';
 import { toVercelHandlers, toVercelNodeHandler, vercelContext } from 'charter/vercel';
 import { describeBehaviour } from './behaviour/bun.ts';
 import * as entry from './fixtures/vercel/api-entry.ts';
+import { HANDSHAKE_HEADERS } from '../websocket/support.ts';
 
 const BASE_URL = 'https://my-app.vercel.app/api';
 type MethodExport = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -120,13 +121,7 @@ describe('toVercelHandlers', () => {
     const app = new App({ logger: false });
     const { GET } = toVercelHandlers(app);
     app.ws('/live', { message() {} });
-    const headers = {
-      upgrade: 'websocket',
-      connection: 'Upgrade',
-      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      'sec-websocket-version': '13',
-    };
-    const res = await GET(new Request('https://a.vercel.app/live', { headers }));
+    const res = await GET(new Request('https://a.vercel.app/live', { headers: HANDSHAKE_HEADERS }));
     expect(res.status).toBe(501);
     expect(res.headers.get('sec-websocket-accept')).toBeNull();
     expect(((await res.json()) as { detail: string }).detail).toBe(

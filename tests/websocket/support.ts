@@ -9,6 +9,14 @@ export const HANDSHAKE_LINES = [
   'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
 ];
 
+/** The same handshake as request headers (RFC 6455 §4.1, the key of its §1.3 example). */
+export const HANDSHAKE_HEADERS: Readonly<Record<string, string>> = {
+  upgrade: 'websocket',
+  connection: 'Upgrade',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+};
+
 /** Rejects when `promise` does not settle within `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
