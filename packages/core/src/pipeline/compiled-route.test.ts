@@ -79,3 +79,58 @@ describe('responsePlan', () => {
     );
   });
 });
+
+describe('compileRoute: response plans shared per App (issue 18, start-up)', () => {
+  const route = (
+    path: string,
+    responses: Record<number, { body?: unknown; contentType?: string }>,
+  ): AnyRouteDefinition =>
+    ({
+      method: 'GET',
+      path,
+      responses,
+      handler: () => ({ status: 200, body: {} }),
+    }) as unknown as AnyRouteDefinition;
+  const compileWith = (definition: AnyRouteDefinition, options: ReturnType<typeof resolveAppOptions>) =>
+    compileRoute({
+      definition,
+      path: definition.path,
+      operationId: undefined,
+      auth: undefined,
+      globalLayers: [],
+      scopedLayers: [],
+      decorations: {},
+      options,
+    });
+
+  test('routes of one App answer a status and content type on the same header sets, each with its own schema', () => {
+    const options = resolveAppOptions({});
+    const a = type({ a: 'string' });
+    const b = type({ b: 'string' });
+    const first = compileWith(route('/a', { 200: { body: a }, 404: {} }), options).responses;
+    const second = compileWith(route('/b', { 200: { body: b }, 404: {} }), options).responses;
+    expect(second.get(200)?.headersFor).toBe(first.get(200)?.headersFor as never);
+    expect(second.get(200)?.initFor).toBe(first.get(200)?.initFor as never);
+    expect(first.get(200)?.schema).toBe(a);
+    expect(second.get(200)?.schema).toBe(b);
+    // Without a schema the whole plan is the shared one.
+    expect(second.get(404)).toBe(first.get(404) as never);
+    expect(Object.isFrozen(second.get(200))).toBe(true);
+    expect(Object.keys(second.get(200) ?? {})).toEqual(Object.keys(responsePlan(200, b, undefined, [])));
+  });
+
+  test('another status, another content type or another App gets its own header sets', () => {
+    const options = resolveAppOptions({});
+    const plain = compileWith(route('/a', { 200: {}, 201: {}, 202: { contentType: 'text/csv' } }), options);
+    const sets = (status: number) => plain.responses.get(status)?.headersFor;
+    expect(sets(201)).not.toBe(sets(200) as never);
+    expect(plain.responses.get(201)?.initFor.json.status).toBe(201);
+    expect(sets(202)?.json.headers.get('content-type')).toBe('text/csv');
+    expect(sets(200)?.json.headers.get('content-type')).toBe('application/json');
+    const other = resolveAppOptions({ secureHeaders: false });
+    const otherPlain = compileWith(route('/a', { 200: {} }), other).responses.get(200);
+    expect(otherPlain?.headersFor).not.toBe(sets(200) as never);
+    expect(otherPlain?.headersFor.json.headers.get('x-content-type-options')).toBeNull();
+    expect(sets(200)?.json.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});

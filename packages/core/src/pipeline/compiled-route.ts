@@ -130,6 +130,44 @@ function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartP
   return schema === undefined ? undefined : { location, schema, coercion: planCoercion(schema) };
 }
 
+/**
+ * The schema-free part of each response plan, per App (keyed by its security header list, which the
+ * App resolves once) and per status and declared content type. Every route of an App answers a status
+ * on the same header sets, and building them (a `Headers` of a dozen fields, three times, frozen line
+ * lists) was most of the cost of compiling a route (issue 18: the compiled site registers 16 routes
+ * before its first page). The sets are never mutated (a Response copies them), so sharing is safe.
+ */
+const SHARED_PLANS = new WeakMap<ReadonlyArray<readonly [string, string]>, Map<string, ResponsePlan>>();
+
+function sharedResponsePlan(
+  status: number,
+  schema: AnySchema | undefined,
+  contentType: string | undefined,
+  security: ReadonlyArray<readonly [string, string]>,
+): ResponsePlan {
+  let plans = SHARED_PLANS.get(security);
+  if (plans === undefined) {
+    plans = new Map();
+    SHARED_PLANS.set(security, plans);
+  }
+  const key = contentType === undefined ? String(status) : `${status} ${contentType}`;
+  let shared = plans.get(key);
+  if (shared === undefined) {
+    shared = responsePlan(status, undefined, contentType, security);
+    plans.set(key, shared);
+  }
+  if (schema === undefined) return shared;
+  // The members in responsePlan's order, so every plan has the same shape for the engine.
+  return Object.freeze({
+    status: shared.status,
+    schema,
+    contentType: shared.contentType,
+    stringAsJson: shared.stringAsJson,
+    headersFor: shared.headersFor,
+    initFor: shared.initFor,
+  });
+}
+
 export function compileRoute(input: CompileInput): CompiledRoute {
   const { definition, path, options } = input;
   const where = `Route ${definition.method} ${path}`;
@@ -141,7 +179,7 @@ export function compileRoute(input: CompileInput): CompiledRoute {
   )) {
     const status = Number(key);
     const schema = schemaOf(spec?.body, `${where}: responses[${key}].body`);
-    responses.set(status, responsePlan(status, schema, spec?.contentType, security.responseHeaders));
+    responses.set(status, sharedResponsePlan(status, schema, spec?.contentType, security.responseHeaders));
   }
   const layers = [...input.globalLayers, ...input.scopedLayers];
   const traits = layerTraits(layers);
