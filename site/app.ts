@@ -385,6 +385,9 @@ export function createSite(options: SiteOptions): App {
     },
   };
   const publicPaths = new RoutePaths();
+  // Every hook before the first route: a hook added later recompiles every route registered before it
+  // (the registry's generation), and the pages would be compiled twice before the first page.
+  app.use(preflights(publicPaths, publicCors));
   const register = (route: AnyRouteDefinition): void => {
     const policy = policyOf(route);
     if (policy.api && route.method === 'GET') publicPaths.add(route.path);
@@ -409,7 +412,6 @@ export function createSite(options: SiteOptions): App {
     markdownLoaded = true;
     for (const route of markdown) register(route);
   };
-  app.use(preflights(publicPaths, publicCors));
 
   const machineOptions: MachineRoutesOptions = {
     app,
