@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { type } from 'arktype';
+import { App } from '../app/index.ts';
 import { resolveAppOptions } from '../app/options.ts';
 import type { AnyRouteDefinition, Hooks } from '../types/index.ts';
 import { compileRoute } from './compiled-route.ts';
@@ -132,5 +133,102 @@ describe('compileRoute: response plans shared per App (issue 18, start-up)', () 
     expect(otherPlain?.headersFor).not.toBe(sets(200) as never);
     expect(otherPlain?.headersFor.json.headers.get('x-content-type-options')).toBeNull();
     expect(sets(200)?.json.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('compileRoute: coercion planned on first use (issue 18, start-up)', () => {
+  /** A Standard Schema of `{ n: integer }` that counts how often its JSON Schema is asked for. */
+  function countingSchema() {
+    const calls = { jsonSchema: 0 };
+    const schema = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          const n = (value as { n?: unknown }).n;
+          return Number.isInteger(n)
+            ? { value: { n } }
+            : { issues: [{ message: 'n must be an integer', path: ['n'] }] };
+        },
+        jsonSchema: {
+          input: () => {
+            calls.jsonSchema++;
+            return { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+          },
+          output: () => ({ type: 'object' }),
+        },
+      },
+    };
+    return { schema, calls };
+  }
+
+  test('registration converts no schema; the first request plans once, and the text is converted', async () => {
+    const { schema, calls } = countingSchema();
+    const app = new App({ logger: false });
+    app.get('/items/:n', { request: { params: schema as never }, responses: { 200: {} } }, (ctx) => ({
+      status: 200,
+      body: { n: (ctx.params as { n: number }).n },
+    }));
+    app.get('/other', { request: { query: schema as never }, responses: { 200: {} } }, (ctx) => ({
+      status: 200,
+      body: ctx.query,
+    }));
+    expect(calls.jsonSchema).toBe(0);
+    const first = await app.request('/items/12');
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ n: 12 });
+    expect(calls.jsonSchema).toBe(1);
+    const bad = await app.request('/items/1.5');
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await bad.json()) as { issues: unknown[] }).issues).toEqual([
+      { in: 'params', path: ['n'], message: 'n must be an integer' },
+    ]);
+    expect(calls.jsonSchema).toBe(1);
+    // Each route plans its own part, once.
+    expect((await app.request('/other?n=3')).status).toBe(200);
+    expect((await app.request('/other?n=4')).status).toBe(200);
+    expect(calls.jsonSchema).toBe(2);
+  });
+
+  test('a plan without JSON Schema stays the coerce-from-issues path', async () => {
+    const { schema } = countingSchema();
+    const plan = compileRoute({
+      definition: {
+        method: 'GET',
+        path: '/x/:n',
+        request: { params: { '~standard': { ...schema['~standard'], jsonSchema: undefined } } },
+        responses: { 200: {} },
+        handler: () => ({ status: 200 }),
+      } as unknown as AnyRouteDefinition,
+      path: '/x/:n',
+      operationId: undefined,
+      auth: undefined,
+      globalLayers: [],
+      scopedLayers: [],
+      decorations: {},
+      options: resolveAppOptions({}),
+    }).params;
+    expect(plan?.location).toBe('params');
+    expect(plan?.coercion).toBeUndefined();
+    expect(plan?.coercion).toBeUndefined();
+    const planned = compileRoute({
+      definition: {
+        method: 'GET',
+        path: '/x/:n',
+        request: { params: schema },
+        responses: { 200: {} },
+        handler: () => ({ status: 200 }),
+      } as unknown as AnyRouteDefinition,
+      path: '/x/:n',
+      operationId: undefined,
+      auth: undefined,
+      globalLayers: [],
+      scopedLayers: [],
+      decorations: {},
+      options: resolveAppOptions({}),
+    }).params;
+    expect(planned?.coercion).toEqual(new Map([['n', 'integer']]));
+    expect(planned?.coercion).toBe(planned?.coercion as never);
   });
 });

@@ -126,8 +126,38 @@ function schemaOf(value: unknown, where: string): AnySchema | undefined {
   return value;
 }
 
+/** Marks a coercion plan not made yet (`undefined` is a plan: no JSON Schema, coerce from issues). */
+const UNPLANNED: unique symbol = Symbol('unplanned');
+
+/**
+ * A part's plan whose coercion is planned when a request first needs it: planning converts the
+ * schema to JSON Schema (zod's converter alone takes milliseconds), which registration would pay for
+ * every route before the first request, though most routes are never called early (issue 18: the
+ * benchmark app spent more on its params schema's conversion than on the rest of its routes).
+ * `toJsonSchema` never throws, and a schema does not change after registration, so planning later
+ * gives the same plan. One class, so every plan has the same shape for the engine.
+ */
+class LazyPartPlan implements PartPlan {
+  readonly location: IssueLocation;
+  readonly schema: AnySchema;
+  #coercion: CoercionPlan | undefined | typeof UNPLANNED = UNPLANNED;
+
+  constructor(location: IssueLocation, schema: AnySchema) {
+    this.location = location;
+    this.schema = schema;
+  }
+
+  get coercion(): CoercionPlan | undefined {
+    const planned = this.#coercion;
+    if (planned !== UNPLANNED) return planned;
+    const plan = planCoercion(this.schema);
+    this.#coercion = plan;
+    return plan;
+  }
+}
+
 function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartPlan | undefined {
-  return schema === undefined ? undefined : { location, schema, coercion: planCoercion(schema) };
+  return schema === undefined ? undefined : new LazyPartPlan(location, schema);
 }
 
 /**
