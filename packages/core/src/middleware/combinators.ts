@@ -75,6 +75,22 @@ function defined(traits: HookTraits): HookTraits {
   return out;
 }
 
+/**
+ * The hooks of one phase as one hook: each runs in order, awaited, and the first that answers with a
+ * Response answers for all (the rest do not run); a throw propagates as the hook's own would.
+ */
+function firstResponse<Args extends unknown[]>(
+  hooks: ReadonlyArray<(...args: Args) => unknown>,
+): (...args: Args) => Promise<Response | undefined> {
+  return async (...args) => {
+    for (const hook of hooks) {
+      const answer = await hook(...args);
+      if (answer instanceof Response) return answer;
+    }
+    return undefined;
+  };
+}
+
 /** Runs the non-guard hooks of several sets in order, as if the sets were registered one after another. */
 function sequence(list: readonly Hooks[]): Hooks {
   const out: Hooks = {};
@@ -94,14 +110,7 @@ function sequence(list: readonly Hooks[]): Hooks {
     };
   }
   const onError = list.flatMap((h) => (h.onError === undefined ? [] : [h.onError]));
-  if (onError.length > 0) {
-    out.onError = async (error, ctx, request) => {
-      for (const hook of onError) {
-        const answer = await hook(error, ctx, request);
-        if (answer instanceof Response) return answer;
-      }
-    };
-  }
+  if (onError.length > 0) out.onError = firstResponse(onError);
   const onSend = list.flatMap((h) => (h.onSend === undefined ? [] : [h.onSend]));
   if (onSend.length > 0) {
     out.onSend = async (response, ctx, request) => {
@@ -132,32 +141,11 @@ export function every(...hooks: Hooks[]): Hooks {
   const list = assertHooks('every', hooks);
   const out: Hooks = sequence(list);
   const onRequest = list.flatMap((h) => (h.onRequest === undefined ? [] : [h.onRequest]));
-  if (onRequest.length > 0) {
-    out.onRequest = async (request) => {
-      for (const hook of onRequest) {
-        const answer = await hook(request);
-        if (answer instanceof Response) return answer;
-      }
-    };
-  }
+  if (onRequest.length > 0) out.onRequest = firstResponse(onRequest);
   const preBody = list.flatMap((h) => (h.preBody === undefined ? [] : [h.preBody]));
-  if (preBody.length > 0) {
-    out.preBody = async (ctx) => {
-      for (const hook of preBody) {
-        const answer = await hook(ctx);
-        if (answer instanceof Response) return answer;
-      }
-    };
-  }
+  if (preBody.length > 0) out.preBody = firstResponse(preBody);
   const beforeHandle = list.flatMap((h) => (h.beforeHandle === undefined ? [] : [h.beforeHandle]));
-  if (beforeHandle.length > 0) {
-    out.beforeHandle = async (ctx) => {
-      for (const hook of beforeHandle) {
-        const answer = await hook(ctx);
-        if (answer instanceof Response) return answer;
-      }
-    };
-  }
+  if (beforeHandle.length > 0) out.beforeHandle = firstResponse(beforeHandle);
   const traits = traitsOf(list);
   return withHookTraits(
     out,
