@@ -34,6 +34,18 @@ describe('BootGuards', () => {
     expect((await app.request('/change', { method: 'POST' })).status).toBe(200);
   });
 
+  test('ready() checks the hooks added after the routes were compiled, not the ones they were compiled with', async () => {
+    const refused = new App({ logger: false, production: true, behindProxy: 'none' });
+    refused.post('/change', { responses: { 200: { body: Ok } } }, ok);
+    refused.use(session);
+    await expect(refused.ready()).rejects.toThrow(/CSRF/);
+    const fixed = new App({ logger: false, production: true, behindProxy: 'none' });
+    fixed.post('/change', { hooks: [session], responses: { 200: { body: Ok } } }, ok);
+    fixed.use(csrf);
+    await fixed.ready();
+    expect((await fixed.request('/change', { method: 'POST' })).status).toBe(200);
+  });
+
   test('a route added after the first request is checked before the next one', async () => {
     const { logger, routes } = warnings();
     const app = new App({ logger, behindProxy: 'none' });

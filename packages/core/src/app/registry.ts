@@ -81,6 +81,8 @@ export class Registry {
   readonly shutdownListeners: ShutdownListener[] = [];
   readonly closeListeners: CloseListener[] = [];
   #unmatched: UnmatchedPhases | undefined;
+  /** The traits each route was last compiled with, and the hook generation they belong to. */
+  readonly #traits = new WeakMap<RouteRecord, { generation: number; traits: readonly HookTraits[] }>();
 
   constructor(options: ResolvedAppOptions, logger: Logger, constructorHooks: readonly Hooks[]) {
     this.options = options;
@@ -133,7 +135,7 @@ export class Registry {
   }
 
   compile(record: RouteRecord): CompiledRoute {
-    return compileRoute({
+    const compiled = compileRoute({
       definition: record.definition,
       path: record.path,
       operationId: record.operationId,
@@ -143,6 +145,8 @@ export class Registry {
       decorations: record.scope.decorations,
       options: this.options,
     });
+    this.#traits.set(record, { generation: this.generation, traits: compiled.traits });
+    return compiled;
   }
 
   /**
@@ -150,6 +154,10 @@ export class Registry {
    * read without compiling the route again (schemas, header sets), for the boot guards.
    */
   traitsOf(record: RouteRecord): readonly HookTraits[] {
+    // The route's compiled traits while its hooks are the ones it was compiled with (the boot guards
+    // run at ready(), after registration compiled every route: issue 18, start-up).
+    const known = this.#traits.get(record);
+    if (known !== undefined && known.generation === this.generation) return known.traits;
     return layerTraits([...this.#globalLayers(), ...this.#scopedLayers(record)]);
   }
 
