@@ -1,6 +1,6 @@
 import { printServeBanner } from '@charter/banner';
 import { type App, InternalError, renderError, type ServeHandle, serveHandle } from '@charter/core';
-import { isNativePath, nativeRoutes } from './native-routes.ts';
+import { nativeRoutes } from './native-routes.ts';
 import { assertBunServeOptions } from './serve-options.ts';
 import { onTerminationSignals } from './signals.ts';
 import { type BunWsData, BunWsSessions, serverLimits } from './websocket.ts';
@@ -14,7 +14,10 @@ export interface BunServeOptions {
   signals?: boolean;
   /** How long a shutdown waits for in-flight requests; default 10000 ms. */
   shutdownTimeoutMs?: number;
-  /** Hand fully static routes to Bun's native `routes` table (skips the router); default true. */
+  /**
+   * Hand routes to Bun's native `routes` table (skips the JavaScript router): fully static paths, and
+   * parameter paths no other route overlaps (used only when Bun's match is the router's); default true.
+   */
   nativeRoutes?: boolean;
   /**
    * Print the startup banner (the app, its URL, its docs and OpenAPI links) once listening: `true`
@@ -68,8 +71,10 @@ async function listen(app: App, options: BunServeOptions): Promise<BunServer> {
   const native = options.nativeRoutes !== false;
   const wsPaths = new Set(wsRoutes.map((route) => route.path));
   const upgradesAt = (method: string, path: string): boolean => method === 'GET' && wsPaths.has(path);
-  // A handshake reaches the router (fetch) when its path has parameters or the native table is off.
-  const routerUpgrades = wsRoutes.some((route) => !native || !isNativePath(route.path));
+  // A handshake may reach the router (fetch) whenever the app has WebSocket routes: the native table
+  // is off, the route is not in it (an overlapping pattern), or Bun's match is not the router's
+  // (`/a/../ws`, an escaped or dot-segment path the router still resolves to the route).
+  const routerUpgrades = wsRoutes.length > 0;
   const server: Bun.Server<BunWsData> = Bun.serve({
     port: options.port ?? 3000,
     hostname: options.hostname ?? '127.0.0.1',

@@ -5,6 +5,7 @@ import { RequestTimeouts } from '../pipeline/timeout.ts';
 import { type ClientAddressResolver, requestPeer } from '../pipeline/client-address.ts';
 import { hardensResponses } from '../pipeline/perimeter.ts';
 import type { ServingAddress } from '../pipeline/request-target.ts';
+import { pathnameOf } from '../pipeline/request-parts.ts';
 import { clientAddress } from '../net/index.ts';
 import { registerCspReportRoute, type CspReportRouteOptions } from '../builtins/csp-report.ts';
 import { BootGuards, perimeterPlan, watchUnhandledRejections } from './app-security.ts';
@@ -309,22 +310,42 @@ export class App extends Scope {
   }
 
   /**
-   * For runtime adapters: routes with a fully static path, each with a handler that skips the
-   * router (the Bun adapter hands them to `Bun.serve`'s native `routes` table).
+   * For runtime adapters: routes an adapter's own router may pick (the Bun adapter hands them to
+   * `Bun.serve`'s native `routes` table), each with a handler that skips the router. Fully static
+   * paths, and parameter paths (no wildcard) whose handler takes the runtime's pick only when it is
+   * provably the router's (`Router.soleMatcher`: canonical path, same segments, no overlapping
+   * pattern) and otherwise answers through `handle`, so the answer never depends on the adapter.
    */
   adapterRoutes(): AdapterRoute[] {
     const out: AdapterRoute[] = [];
-    for (const { method, path, value, isStatic } of this.registry.router.routes()) {
-      if (!isStatic) continue;
+    const router = this.registry.router;
+    for (const { method, path, value, isStatic } of router.routes()) {
       const slot: RouteSlot = value;
-      const preMatched = { slot, params: EMPTY_PARAMS };
+      if (isStatic) {
+        const preMatched = { slot, params: EMPTY_PARAMS };
+        out.push({
+          method,
+          path,
+          handle: (request, serving) => {
+            // Anything but the steady state (draining, plugins pending, guards to run) takes the full path.
+            if (this.#lifecycle.state !== 'serving' || !this.#steady()) return this.handle(request, serving);
+            return dispatch(this.#host, request, preMatched, serving);
+          },
+        });
+        continue;
+      }
+      const match = router.soleMatcher(path);
+      if (match === undefined) continue;
       out.push({
         method,
         path,
         handle: (request, serving) => {
-          // Anything but the steady state (draining, plugins pending, guards to run) takes the full path.
-          if (this.#lifecycle.state !== 'serving' || !this.#steady()) return this.handle(request, serving);
-          return dispatch(this.#host, request, preMatched, serving);
+          const params =
+            this.#lifecycle.state === 'serving' && this.#steady() && request.method === method
+              ? match(pathnameOf(request.url))
+              : undefined;
+          if (params === undefined) return this.handle(request, serving);
+          return dispatch(this.#host, request, { slot, params }, serving);
         },
       });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { BadRequestError } from '../errors/index.ts';
-import { parseQuery, splitUrl } from './request-parts.ts';
+import { parseQuery, pathnameOf, splitUrl } from './request-parts.ts';
 
 /** The WHATWG reference: what `new URL(...).searchParams` gives for the same query. */
 function reference(search: string): Record<string, string | string[]> {
@@ -123,5 +123,23 @@ describe('splitUrl', () => {
     expect(splitUrl('http://h:1/a/b?x=1#frag')).toEqual({ pathname: '/a/b', search: 'x=1' });
     expect(splitUrl('http://h/a#f?x')).toEqual({ pathname: '/a', search: '' });
     expect(splitUrl('http://h')).toEqual({ pathname: '/', search: '' });
+  });
+});
+
+describe('pathnameOf', () => {
+  test('cuts the path exactly as splitUrl does', () => {
+    for (const url of [
+      'http://h/users/42',
+      'http://h:3000/users/42?x=1',
+      'http://h/users/42#f?x',
+      'http://h/users/42?x#f',
+      'http://h',
+      'http://h?x',
+      'https://h/',
+      'http://h/a%2Fb/?q=/x',
+      '/relative?x',
+    ]) {
+      expect({ url, pathname: pathnameOf(url) }).toEqual({ url, pathname: splitUrl(url).pathname });
+    }
   });
 });

@@ -15,6 +15,17 @@ export function splitUrl(url: string): { pathname: string; search: string } {
   return { pathname: url.slice(pathStart, queryStart), search: url.slice(queryStart + 1, end) };
 }
 
+/** The path of a request URL, cut as `splitUrl` cuts it (no query, no fragment), with one slice. */
+export function pathnameOf(url: string): string {
+  const schemeEnd = url.indexOf('://');
+  const pathStart = url.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3);
+  if (pathStart < 0) return '/';
+  let end = url.indexOf('?', pathStart);
+  const hash = url.indexOf('#', pathStart);
+  if (end < 0 || (hash >= 0 && hash < end)) end = hash;
+  return end < 0 ? url.slice(pathStart) : url.slice(pathStart, end);
+}
+
 const hasOwn = Object.hasOwn;
 
 /** Adds one name/value pair (query, form); a repeated name gives an array (`?tag=a&tag=b`). */

@@ -4,6 +4,7 @@
  */
 import type { RouteSegment } from './path.ts';
 import { normalizePathname, parseRoutePath, RouteDefinitionError, scanPathname } from './path.ts';
+import { matchCanonical, patternsOverlap } from './sole-match.ts';
 
 export { RouteDefinitionError } from './path.ts';
 
@@ -69,6 +70,8 @@ export class Router<T> {
   readonly #root = new Node<T>();
   readonly #static = new Map<string, Endpoint<T>>();
   readonly #routes: RouteInfo<T>[] = [];
+  /** The segments of every distinct pattern, for `soleMatcher`'s overlap check. */
+  readonly #shapes = new Map<string, readonly RouteSegment[]>();
   #routesView: readonly RouteInfo<T>[] | null = null;
 
   // Scratch state for one find() call; find() is synchronous and never re-entered.
@@ -91,6 +94,7 @@ export class Router<T> {
     if (ep === null) {
       ep = new Endpoint<T>(route.pattern, route.names);
       node.endpoint = ep;
+      this.#shapes.set(route.pattern, route.segments);
       if (route.isStatic) this.#static.set(route.pattern, ep);
     } else if (ep.handlers.has(method)) {
       throw new RouteDefinitionError(
@@ -134,6 +138,38 @@ export class Router<T> {
   routes(): ReadonlyArray<RouteInfo<T>> {
     this.#routesView ??= Object.freeze(this.#routes.slice());
     return this.#routesView;
+  }
+
+  /**
+   * For an adapter whose runtime matched a parameter route itself (Bun's `routes` table): the params
+   * of a pathname when the router would give exactly this route and these params, else undefined
+   * (see sole-match.ts). Undefined for a static or wildcard pattern, or one another pattern overlaps.
+   * The overlap is looked at again whenever a pattern was added since, so a later sibling
+   * (`/users/me` beside `/users/:id`) sends the route's requests back to the router.
+   */
+  soleMatcher(path: string): ((pathname: string) => Record<string, string> | undefined) | undefined {
+    const route = parseRoutePath(path);
+    if (route.isStatic || route.segments.some((s) => s.kind === 'wildcard')) return undefined;
+    const { segments, names, pattern } = route;
+    const shapes = this.#shapes;
+    if (!shapes.has(pattern)) return undefined;
+    const alone = (): boolean => {
+      for (const [other, otherSegments] of shapes) {
+        if (other !== pattern && patternsOverlap(segments, otherSegments)) return false;
+      }
+      return true;
+    };
+    // Routes are only ever added: a pattern that overlaps another now always will.
+    if (!alone()) return undefined;
+    let checkedAt = shapes.size;
+    let stillAlone = true;
+    return (pathname) => {
+      if (checkedAt !== shapes.size) {
+        checkedAt = shapes.size;
+        stillAlone &&= alone();
+      }
+      return stillAlone ? matchCanonical(segments, names, pathname) : undefined;
+    };
   }
 
   /** Whether `method` is registered for this pattern (names must match too; static text is normalised). */
