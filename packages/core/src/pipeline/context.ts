@@ -62,25 +62,19 @@ export class RequestContext {
   hardened = false;
   readonly #exchange: Exchange;
   readonly #compiled: CompiledRoute;
-  /** The query string, or undefined until first needed (a pre-matched route never splits the URL). */
-  #search: string | undefined;
+  /** The query string, cut from the URL when the query is first read. */
+  #search: string | undefined = undefined;
   #query: unknown = undefined;
   #headers: unknown = undefined;
   #state: State | undefined = undefined;
   #set: ResponseSetter | undefined = undefined;
   #request: Request | undefined = undefined;
 
-  constructor(
-    exchange: Exchange,
-    route: CompiledRoute,
-    params: Record<string, string>,
-    search: string | undefined,
-  ) {
+  constructor(exchange: Exchange, route: CompiledRoute, params: Record<string, string>) {
     this.#exchange = exchange;
     this.#compiled = route;
     this.route = route.info;
     this.params = params;
-    this.#search = search;
   }
 
   /**

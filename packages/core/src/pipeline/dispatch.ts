@@ -17,7 +17,7 @@ import { Exchange, RequestContext } from './context.ts';
 import type { PhaseList, PhaseTable } from './hook-layers.ts';
 import { bindClientAddress, type ClientAddressResolver } from './client-address.ts';
 import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.ts';
-import { splitUrl } from './request-parts.ts';
+import { pathnameOf } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
 import { PlannedResponse } from './planned-response.ts';
@@ -211,15 +211,13 @@ function matchAndRun(
   // 2. Route match.
   let slot: RouteSlot;
   let params: Record<string, string>;
-  let search: string | undefined;
   if (preMatched !== undefined) {
-    // The adapter matched it already: the URL is split only if the query is ever read.
+    // The adapter matched it already.
     slot = preMatched.slot;
     params = preMatched.params;
   } else {
-    const url = splitUrl(request.url);
-    const pathname = url.pathname;
-    search = url.search;
+    // Only the path: the query is cut from the URL if it is ever read (RequestContext.query).
+    const pathname = pathnameOf(request.url);
     const found = host.router.find(request.method, pathname);
     // A client's miss is routine: its error carries no stack (never logged; capturing one costs more
     // than the rest of the refusal).
@@ -244,7 +242,7 @@ function matchAndRun(
     params = found.params;
   }
   const route = slot.compiled();
-  const ctx = new RequestContext(exchange, route, params, search);
+  const ctx = new RequestContext(exchange, route, params);
   exchange.route = route;
   exchange.ctx = ctx;
 

@@ -62,6 +62,19 @@ describe('applyCoercion', () => {
     expect(applyCoercion({ n: '0x10' }, plan)).toEqual({ n: '0x10' });
   });
 
+  test("a planner's plan and a plain Map of the same entries convert alike", () => {
+    const plan = planCoercion(type({ n: 'number', 'b?': 'boolean', tags: 'number[]', s: 'string' }))!;
+    const plain = new Map(plan);
+    for (const raw of [
+      { n: '1.5', b: 'true', tags: '3', s: '7' },
+      { n: 'x', tags: ['1', 'y'] },
+      { s: 's' },
+    ]) {
+      expect(applyCoercion(raw, plan)).toEqual(applyCoercion(raw, plain));
+    }
+    expect(applyCoercion({ n: '2', tags: ['1'] }, plan)).toEqual({ n: 2, tags: [1] });
+  });
+
   test('does not mutate its input', () => {
     const input = { n: '1' };
     applyCoercion(input, plan);

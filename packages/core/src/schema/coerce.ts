@@ -17,15 +17,28 @@ const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 // `5.0` stay text and fail the schema, rather than being read as 100 and 5.
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
+/**
+ * A plan as `planCoercion` makes it: the Map, with its entries also kept as two arrays, since the
+ * per-request loop over arrays allocates nothing where iterating a Map makes an iterator and an
+ * entry pair per key.
+ */
+class PlannedCoercion extends Map<string, Coercion> {
+  readonly names: string[] = [];
+  readonly steps: Coercion[] = [];
+}
+
 export function planCoercion(schema: AnySchema): CoercionPlan | undefined {
   const json = toJsonSchema(schema, 'input');
   if (json === undefined) return undefined;
+  const plan = new PlannedCoercion();
   const properties = json.properties;
-  if (typeof properties !== 'object' || properties === null) return new Map();
-  const plan = new Map<string, Coercion>();
+  if (typeof properties !== 'object' || properties === null) return plan;
   for (const [key, sub] of Object.entries(properties as Record<string, JsonSchema>)) {
     const coercion = coercionFor(sub);
-    if (coercion !== undefined) plan.set(key, coercion);
+    if (coercion === undefined) continue;
+    plan.set(key, coercion);
+    plan.names.push(key);
+    plan.steps.push(coercion);
   }
   return plan;
 }
@@ -92,6 +105,15 @@ function convert(value: unknown, coercion: Coercion | undefined): unknown {
 export function applyCoercion(values: Record<string, unknown>, plan: CoercionPlan): Record<string, unknown> {
   if (plan.size === 0) return values;
   const out: Record<string, unknown> = { ...values };
+  if (plan instanceof PlannedCoercion) {
+    const { names, steps } = plan;
+    for (let i = 0; i < names.length; i++) {
+      const key = names[i]!;
+      const value = out[key];
+      if (value !== undefined) out[key] = convert(value, steps[i]);
+    }
+    return out;
+  }
   for (const [key, coercion] of plan) {
     if (out[key] !== undefined) out[key] = convert(out[key], coercion);
   }
