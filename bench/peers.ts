@@ -23,7 +23,8 @@
  * BENCH_RETRIES (default 1), BENCH_QUIET_WAIT_SECONDS (wait for quiet cores before each run, at most,
  * default 5; 0: never),
  * BENCH_BUILD (auto | 1: always | 0: never build the charter package), BENCH_CHARTER_DIST (another
- * build's dist directory to load Charter from), BENCH_LOADER=bun (no wrk).
+ * build's dist directory to load Charter from), BENCH_CHARTER_DIST_B (a second build whose Charter servers
+ * run beside the first's, ids suffixed `@b`: an A/B in one run), BENCH_LOADER=bun (no wrk).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -107,6 +108,8 @@ export interface ServerDef {
   args?: string[];
   /** The runtime's raw server: the denominator of the ratios. */
   raw?: boolean;
+  /** The charter build this server loads, when not the run's own (BENCH_CHARTER_DIST_B). */
+  dist?: string;
 }
 
 const ALL_SERVERS: readonly ServerDef[] = [
@@ -185,10 +188,26 @@ function selectedServers(): ServerDef[] {
     }
   }
   const ofRuntimes = ALL_SERVERS.filter((s) => runtimes.includes(s.runtime));
-  if (wanted === undefined) return ofRuntimes;
   // Each runtime's raw server comes along: it is the denominator of the ratios.
-  const runtimesWanted = new Set(ofRuntimes.filter((s) => wanted.includes(s.id)).map((s) => s.runtime));
-  return ofRuntimes.filter((s) => wanted.includes(s.id) || (s.raw === true && runtimesWanted.has(s.runtime)));
+  const runtimesWanted = new Set(ofRuntimes.filter((s) => wanted?.includes(s.id)).map((s) => s.runtime));
+  const selected =
+    wanted === undefined
+      ? ofRuntimes
+      : ofRuntimes.filter((s) => wanted.includes(s.id) || (s.raw === true && runtimesWanted.has(s.runtime)));
+  return [...selected, ...buildB(selected)];
+}
+
+/**
+ * BENCH_CHARTER_DIST_B: a second build of the package (another commit's dist), whose Charter servers
+ * run beside the first build's in the same run (ids suffixed `@b`), so a change is measured against
+ * its baseline under the same load rather than across two runs.
+ */
+function buildB(selected: readonly ServerDef[]): ServerDef[] {
+  const dist = process.env.BENCH_CHARTER_DIST_B;
+  if (dist === undefined || dist === '') return [];
+  return selected
+    .filter((s) => s.file.startsWith('charter'))
+    .map((s) => ({ ...s, id: `${s.id}@b`, label: `${s.label} [B]`, dist }));
 }
 
 export interface Route {
@@ -332,7 +351,7 @@ function spawnServer(def: ServerDef, port: number, ctx: Context): Bun.Subprocess
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { ...process.env, NODE_ENV: 'production', CHARTER_DIST: ctx.charterDist },
+    env: { ...process.env, NODE_ENV: 'production', CHARTER_DIST: def.dist ?? ctx.charterDist },
   });
 }
 
