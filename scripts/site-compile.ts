@@ -134,22 +134,90 @@ async function moduleGraph(entry: string, content: Bun.BunPlugin): Promise<Map<s
   return graph;
 }
 
-/** The main entry fills the registry: each shared module's namespace, and the lazy entry's loader. */
-function exposeShared(shared: readonly string[]): Bun.BunPlugin {
+// Static imports and re-exports: `import a, { b, c as d } from 'x'`, `export { e } from 'x'`,
+// `import * as ns from 'x'`, `export * from 'x'`, and `import type` (nothing at run time).
+const STATIC_IMPORT = /\b(import|export)\s+(type\s+)?([\w$\s{},*]*?)\s*from\s*(['"])([^'"\n]+)\4/g;
+const DYNAMIC_IMPORT = /\bimport\((['"])([^'"\n]+)\1\)/g;
+/** Every export of the module: what a namespace import, `export *` or `import()` needs. */
+const ALL = '*';
+
+/**
+ * What the lazy entry's modules import from each shared module, by name (`ALL` for a namespace):
+ * the main bundle then keeps only those of a shared module's exports that it or the lazy entry uses,
+ * not the whole core. A name missed here fails the build (the virtual module would lack the export).
+ */
+async function importedNames(
+  lazyOnly: ReadonlySet<string>,
+  shared: ReadonlySet<string>,
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const need = (target: string, name: string): void => {
+    const names = out.get(target) ?? new Set<string>();
+    names.add(name);
+    out.set(target, names);
+  };
+  for (const importer of lazyOnly) {
+    if (!/\.[cm]?[jt]sx?$/.test(importer)) continue;
+    const code = await Bun.file(importer).text();
+    const targetOf = (specifier: string): string | undefined => {
+      try {
+        const target = real(Bun.resolveSync(specifier, dirname(importer)));
+        return shared.has(target) ? target : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    for (const match of code.matchAll(STATIC_IMPORT)) {
+      const [, how, typeOnly, clause = '', , specifier = ''] = match;
+      const target = targetOf(specifier);
+      if (target === undefined || typeOnly !== undefined) continue;
+      const braces = /\{([^}]*)\}/.exec(clause);
+      const outside = clause
+        .replace(/\{[^}]*\}/, '')
+        .replace(/,/g, ' ')
+        .trim();
+      if (outside.includes('*')) need(target, ALL);
+      else if (outside !== '' && how === 'import') need(target, 'default');
+      for (const part of braces?.[1]?.split(',') ?? []) {
+        const words = part.trim().split(/\s+/);
+        if (words[0] === '' || words[0] === 'type') continue;
+        need(target, words[0] as string);
+      }
+    }
+    for (const match of code.matchAll(DYNAMIC_IMPORT)) {
+      const target = targetOf(match[2] ?? '');
+      if (target !== undefined) need(target, ALL);
+    }
+  }
+  return out;
+}
+
+/** The main entry fills the registry: what the lazy entry uses of each shared module, and the lazy entry's loader. */
+function exposeShared(shared: ReadonlyMap<string, readonly string[]>): Bun.BunPlugin {
   return {
     name: 'charter-site-expose-shared',
     setup(build) {
       build.onLoad({ filter: /[\\/]site[\\/]main\.ts$/ }, async (args) => {
-        const head = [
-          ...shared.map((path, i) => `import * as __shared${i} from ${JSON.stringify(path)};`),
+        const head: string[] = [];
+        const entries: string[] = [];
+        [...shared].forEach(([path, names], i) => {
+          const locals = names.map((name, j) => [name, `__shared${i}_${j}`] as const);
+          head.push(
+            `import { ${locals.map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(path)};`,
+          );
+          entries.push(
+            `  ${JSON.stringify(key(path))}: { ${locals.map(([name, local]) => `${JSON.stringify(name)}: ${local}`).join(', ')} },`,
+          );
+        });
+        head.push(
           `(globalThis as any)[Symbol.for(${JSON.stringify(SHARED_KEY)})] = {`,
-          ...shared.map((path, i) => `  ${JSON.stringify(key(path))}: __shared${i},`),
+          ...entries,
           '};',
           'let __lazyModules: unknown;',
           // Beside the main bundle in the executable's file system: `/$bunfs/root/lazy-modules.js`.
           'const __lazyPath = `${import.meta.dir}/lazy-modules.js`;',
           `(globalThis as any)[Symbol.for(${JSON.stringify(LAZY_KEY)})] = () => (__lazyModules ??= require(__lazyPath));`,
-        ];
+        );
         const code = redirectLazyLoads(key(args.path), await Bun.file(args.path).text());
         return { contents: `${head.join('\n')}\n${code}`, loader: 'ts' };
       });
@@ -201,21 +269,32 @@ async function main(): Promise<void> {
   const lazyGraph = await moduleGraph(LAZY_ENTRY, content);
   // Modules only the lazy entry has, and the main bundle's modules they import (the shared ones).
   const lazyOnly = new Set<string>();
-  const names = new Map<string, string[]>();
+  const shared = new Set<string>();
   for (const [path, imports] of lazyGraph) {
     if (mainGraph.has(path)) continue;
     lazyOnly.add(path);
-    for (const imported of imports) {
-      if (mainGraph.has(imported) && !names.has(imported)) {
-        names.set(imported, Object.keys(await import(imported)));
-      }
+    for (const imported of imports) if (mainGraph.has(imported)) shared.add(imported);
+  }
+  // What the lazy entry uses of each: those exports (every one for a namespace), checked to exist.
+  const wanted = await importedNames(lazyOnly, shared);
+  const names = new Map<string, string[]>();
+  for (const path of shared) {
+    const exported = Object.keys(await import(path));
+    const used = wanted.get(path) ?? new Set<string>();
+    const list = used.has(ALL) ? exported : [...used].filter((name) => exported.includes(name));
+    const unknown = [...used].filter((name) => name !== ALL && !exported.includes(name));
+    if (unknown.length > 0) {
+      throw new Error(
+        `site-compile: ${key(path)} has no export ${unknown.join(', ')} (imported by the lazy entry)`,
+      );
     }
+    names.set(path, list);
   }
 
   const result = await Bun.build({
     entrypoints: [MAIN_ENTRY, LAZY_ENTRY],
     compile: { outfile },
-    plugins: [content, exposeShared([...names.keys()]), redirectLazy, importShared(lazyOnly, names)],
+    plugins: [content, exposeShared(names), redirectLazy, importShared(lazyOnly, names)],
     format: 'esm',
     bytecode: true,
     minify: true,
@@ -228,7 +307,8 @@ async function main(): Promise<void> {
   const rendered = templates.filter((parts) => parts !== undefined).length;
   console.log(
     `Built ${outfile} with ${data.pages.length} pages of content embedded, ${rendered} rendered; ` +
-      `${lazyOnly.size} modules loaded on first use (site/lazy-modules.ts), ${names.size} shared with the main bundle`,
+      `${lazyOnly.size} modules loaded on first use (site/lazy-modules.ts), ${names.size} shared with the main bundle ` +
+      `(${[...names.values()].reduce((n, list) => n + list.length, 0)} exports)`,
   );
 }
 
