@@ -120,19 +120,41 @@ describe('compileRoute: response plans shared per App (issue 18, start-up)', () 
     expect(Object.keys(second.get(200) ?? {})).toEqual(Object.keys(responsePlan(200, b, undefined, [])));
   });
 
-  test('another status, another content type or another App gets its own header sets', () => {
+  test('another status shares the header sets with inits of its own; another content type or App gets its own sets', async () => {
     const options = resolveAppOptions({});
-    const plain = compileWith(route('/a', { 200: {}, 201: {}, 202: { contentType: 'text/csv' } }), options);
-    const sets = (status: number) => plain.responses.get(status)?.headersFor;
-    expect(sets(201)).not.toBe(sets(200) as never);
-    expect(plain.responses.get(201)?.initFor.json.status).toBe(201);
-    expect(sets(202)?.json.headers.get('content-type')).toBe('text/csv');
-    expect(sets(200)?.json.headers.get('content-type')).toBe('application/json');
+    const plain = compileWith(
+      route('/a', { 200: {}, 201: {}, 202: { contentType: 'text/csv' }, 204: {} }),
+      options,
+    );
+    const plan = (status: number) => plain.responses.get(status);
+    expect(plan(201)?.headersFor).toBe(plan(200)?.headersFor as never);
+    expect(plan(201)?.initFor).not.toBe(plan(200)?.initFor as never);
+    for (const status of [200, 201, 204]) {
+      const shared = plan(status);
+      const own = responsePlan(status, undefined, undefined, options.security.responseHeaders);
+      expect(shared?.status).toBe(status);
+      expect(Object.keys(shared ?? {})).toEqual(Object.keys(own));
+      expect(shared?.stringAsJson).toBe(own.stringAsJson);
+      for (const kind of ['empty', 'json', 'text'] as const) {
+        expect(shared?.initFor[kind].status).toBe(status);
+        expect(shared?.initFor[kind].headers).toBe(shared?.headersFor[kind].headers as never);
+        expect(shared?.headersFor[kind].lines).toEqual(own.headersFor[kind].lines);
+        expect(Object.isFrozen(shared?.initFor[kind])).toBe(true);
+      }
+    }
+    // A Response built on a shared init answers its own status, and changing it leaves the set alone.
+    const created = new Response('{}', plan(201)?.initFor.json);
+    created.headers.set('x-extra', '1');
+    expect(created.status).toBe(201);
+    expect(new Response('{}', plan(200)?.initFor.json).headers.get('x-extra')).toBeNull();
+    expect(plan(202)?.headersFor).not.toBe(plan(200)?.headersFor as never);
+    expect(plan(202)?.headersFor.json.headers.get('content-type')).toBe('text/csv');
+    expect(plan(200)?.headersFor.json.headers.get('content-type')).toBe('application/json');
     const other = resolveAppOptions({ secureHeaders: false });
     const otherPlain = compileWith(route('/a', { 200: {} }), other).responses.get(200);
-    expect(otherPlain?.headersFor).not.toBe(sets(200) as never);
+    expect(otherPlain?.headersFor).not.toBe(plan(200)?.headersFor as never);
     expect(otherPlain?.headersFor.json.headers.get('x-content-type-options')).toBeNull();
-    expect(sets(200)?.json.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(plan(200)?.headersFor.json.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
 

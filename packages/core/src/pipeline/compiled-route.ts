@@ -162,12 +162,24 @@ function partPlan(location: IssueLocation, schema: AnySchema | undefined): PartP
 
 /**
  * The schema-free part of each response plan, per App (keyed by its security header list, which the
- * App resolves once) and per status and declared content type. Every route of an App answers a status
- * on the same header sets, and building them (a `Headers` of a dozen fields, three times, frozen line
- * lists) was most of the cost of compiling a route (issue 18: the compiled site registers 16 routes
- * before its first page). The sets are never mutated (a Response copies them), so sharing is safe.
+ * App resolves once): the header sets per declared content type, whatever the status, and the plan
+ * per status and content type. Every route of an App answers on the same header sets, and building
+ * them (a `Headers` of a dozen fields, three times, frozen line lists) was most of the cost of
+ * compiling a route (issue 18: the compiled site registers 16 routes before its first page). The
+ * sets are never mutated (a Response copies them), so sharing is safe.
  */
-const SHARED_PLANS = new WeakMap<ReadonlyArray<readonly [string, string]>, Map<string, ResponsePlan>>();
+interface SharedPlans {
+  /** A plan per content type (the first status asked for), for its header sets. */
+  readonly byType: Map<string | undefined, ResponsePlan>;
+  /** The plan per status and content type, without schema. */
+  readonly byStatus: Map<string, ResponsePlan>;
+}
+
+const SHARED_PLANS = new WeakMap<ReadonlyArray<readonly [string, string]>, SharedPlans>();
+
+/** `{ status, headers }` of a header set, for `new Response(payload, init)` (as responsePlan makes it). */
+const initOf = (status: number, set: WireHeaders): ResponseInit =>
+  Object.freeze({ status, headers: set.headers });
 
 function sharedResponsePlan(
   status: number,
@@ -177,14 +189,33 @@ function sharedResponsePlan(
 ): ResponsePlan {
   let plans = SHARED_PLANS.get(security);
   if (plans === undefined) {
-    plans = new Map();
+    plans = { byType: new Map(), byStatus: new Map() };
     SHARED_PLANS.set(security, plans);
   }
   const key = contentType === undefined ? String(status) : `${status} ${contentType}`;
-  let shared = plans.get(key);
+  let shared = plans.byStatus.get(key);
   if (shared === undefined) {
-    shared = responsePlan(status, undefined, contentType, security);
-    plans.set(key, shared);
+    const ofType = plans.byType.get(contentType);
+    if (ofType === undefined) {
+      shared = responsePlan(status, undefined, contentType, security);
+      plans.byType.set(contentType, shared);
+    } else {
+      // Another status on the same sets: only the inits (which carry the status) are new.
+      const sets = ofType.headersFor;
+      shared = Object.freeze({
+        status,
+        schema: undefined,
+        contentType,
+        stringAsJson: ofType.stringAsJson,
+        headersFor: sets,
+        initFor: Object.freeze({
+          empty: initOf(status, sets.empty),
+          json: initOf(status, sets.json),
+          text: initOf(status, sets.text),
+        }),
+      });
+    }
+    plans.byStatus.set(key, shared);
   }
   if (schema === undefined) return shared;
   // The members in responsePlan's order, so every plan has the same shape for the engine.
