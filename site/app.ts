@@ -131,10 +131,30 @@ function limitMarkdownAnswers(limit: Hooks): Hooks {
   };
 }
 
+/**
+ * One declaration per header description, shared by every route that lists it: the site declares
+ * the same few headers on most of its routes' answers, and made anew each time they were a good part
+ * of registering the start-up routes (issue 18, item 6). A declaration is never changed once made.
+ */
+const HEADER_SPECS = new Map<string, ResponseHeaderSpec>();
+function sharedHeader(key: string, make: () => ResponseHeaderSpec): ResponseHeaderSpec {
+  let spec = HEADER_SPECS.get(key);
+  if (spec === undefined) {
+    spec = make();
+    HEADER_SPECS.set(key, spec);
+  }
+  return spec;
+}
+
 // The schemas of `header-schemas.ts`, which loads arktype: read only by the OpenAPI document.
-const text = (description: string) => lazyHeader(description, () => headerSchemas().HeaderText);
-const integer = (description: string) => lazyHeader(description, () => headerSchemas().HeaderInteger);
-const apiMajor = () => lazyHeader('The API major: always `1`', () => headerSchemas().ApiMajorHeader);
+const text = (description: string) =>
+  sharedHeader(`text ${description}`, () => lazyHeader(description, () => headerSchemas().HeaderText));
+const integer = (description: string) =>
+  sharedHeader(`integer ${description}`, () => lazyHeader(description, () => headerSchemas().HeaderInteger));
+const apiMajor = () =>
+  sharedHeader('api major', () =>
+    lazyHeader('The API major: always `1`', () => headerSchemas().ApiMajorHeader),
+  );
 
 /** Response headers a cross-origin script may read on the public documents. */
 const EXPOSED_HEADERS = [
