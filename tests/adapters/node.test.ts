@@ -331,6 +331,38 @@ describe('charter/node serve (real Node 24)', () => {
       }
     });
 
+    test('bodies that came with their heads, pipelined in one write, are answered in order on one connection', async () => {
+      // Each body is in by the time the adapter looks (one tick after the head): the contract parses
+      // it, a handler reads it as text or as a stream, bad JSON is a 400, and the connection stays open.
+      const server = await start();
+      const client = await RawClient.open(server.port);
+      try {
+        const post = (path: string, body: string, type = 'application/json'): string =>
+          head('POST', path, [`Content-Length: ${Buffer.byteLength(body)}`, `Content-Type: ${type}`]) + body;
+        const contract = JSON.stringify({ text: TEXT });
+        client.socket.write(
+          Buffer.from(
+            post('/json', contract) +
+              post('/upload', 'raw ✓', 'text/plain') +
+              post('/upload-stream', 'streamed', 'text/plain') +
+              post('/json', '{"text":') +
+              head('GET', '/hello'),
+          ),
+        );
+        const responses = await client.responses(5, ['POST', 'POST', 'POST', 'POST', 'GET']);
+        expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 400, 200]);
+        expect(responses[0]?.body).toBe(bytes(contract));
+        expect(responses[1]?.body).toBe(bytes('raw ✓'));
+        expect(responses[2]?.body).toBe('streamed');
+        expectProblem(responses[3] as RawResponse, 400, 'bad-request');
+        expect(json(responses[4] as RawResponse)).toEqual({ hi: 'there' });
+        for (const response of responses) expect(header(response, 'connection')).toBe('keep-alive');
+        expect(server.node.logs(server.server, (l) => l.log === 'error')).toEqual([]);
+      } finally {
+        client.destroy();
+      }
+    });
+
     test('a client that leaves while its contract body is read is logged once as a disconnect', async () => {
       const server = await start();
       const client = await RawClient.open(server.port);

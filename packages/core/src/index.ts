@@ -9,7 +9,7 @@ export * from './middleware/index.ts';
 export * from './net/index.ts';
 export { hookList } from './pipeline/hook-layers.ts';
 export { recordPayload, responsePayload } from './pipeline/response-payload.ts';
-export { REAL_REQUEST, userRequest } from './pipeline/light-request.ts';
+export { REAL_REQUEST, RECEIVED_BODY, userRequest } from './pipeline/light-request.ts';
 export {
   type PlannedAnswer,
   plannedAnswer,

@@ -268,6 +268,44 @@ function handle(
     return refuse(app, settings, req, res, upgrade, error);
   }
 
+  if (upgrade === undefined && request.mayHaveArrived) {
+    // Node's parser reads the content that came in the same packets as the head right after this
+    // event: one tick later a small body is usually all in, and the app parses it in the same step
+    // as the rest of the request (no read to wait for, no promise, nothing left to watch).
+    process.nextTick(answerArrived, app, settings, req, res, request);
+    return undefined;
+  }
+  return answerRequest(app, settings, req, res, upgrade, request);
+}
+
+/** A request whose content may have arrived with its head: taken whole if it did, then answered. */
+function answerArrived(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: NodeLightRequest,
+): void {
+  let pending: Promise<void> | undefined;
+  try {
+    request.takeArrived();
+    pending = answerRequest(app, settings, req, res, undefined, request);
+  } catch (error) {
+    failed(app, req, res, error);
+    return;
+  }
+  pending?.catch((error: unknown) => failed(app, req, res, error));
+}
+
+/** Hands the request to the app and sends its answer; a promise only when something had to wait. */
+function answerRequest(
+  app: App,
+  settings: HandlerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upgrade: UpgradeSocket | undefined,
+  request: NodeLightRequest,
+): Promise<void> | undefined {
   let answer: Response | Promise<Response>;
   try {
     // The pipeline reads the light request itself and hands user code the real one (core light-request.ts).
@@ -275,9 +313,10 @@ function handle(
   } catch (error) {
     answer = appFailed(app, req, error);
   }
-  if (!(answer instanceof Promise) && upgrade === undefined && !request.announcesContent) {
+  if (!(answer instanceof Promise) && upgrade === undefined && !contentToCome(req, request)) {
     // The common case: answered at once, with a plan (a route's body or the pipeline's own problem),
-    // and no request content left unread. It is written now, in one writeHead and one end, and nothing
+    // and no request content still to come (none announced, or all of it received: what nobody read,
+    // Node discards, keeping the connection). It is written now, in one writeHead and one end, and nothing
     // is left to watch: no work can be interrupted by a disconnect any more, and no body stream is
     // read. A server that is draining says `Connection: close` (RFC 9112 §9.6), on the general path.
     const planned = plannedAnswer(answer);
@@ -296,6 +335,11 @@ function handle(
     return undefined;
   }
   return respond(exchange, res, request, answer, upgrade);
+}
+
+/** Whether content the request announced may still be on its way (not all received yet). */
+function contentToCome(req: IncomingMessage, request: NodeLightRequest): boolean {
+  return request.announcesContent && !req.complete && !request.contentReceived;
 }
 
 /** Sends an answer that had to wait (or the 500 of an app that rejected); nothing it throws escapes. */
@@ -344,7 +388,7 @@ function respond(
   const planned = plannedAnswer(answer);
   if (planned !== undefined) {
     if (res.destroyed) return undefined;
-    const close = app.state !== 'serving' || (request.announcesContent && !req.complete);
+    const close = app.state !== 'serving' || contentToCome(req, request);
     writePlanned(req, res, planned, close);
     return undefined;
   }
@@ -378,7 +422,7 @@ function respond(
   // RFC 9112 §9.6: a server that is shutting down says so with `Connection: close`; and answering before
   // the request content was read to the end (a refused upload), it closes the connection after the
   // response rather than read and discard an unbounded remainder.
-  const close = app.state !== 'serving' || (request.announcesContent && !req.complete);
+  const close = app.state !== 'serving' || contentToCome(req, request);
   // Text the pipeline built, or no body at all: one writeHead, one end, the body stream never read.
   const payload = responsePayload(response);
   if ((payload !== undefined || response.body === null) && writeWhole(req, res, response, payload, close)) {

@@ -11,7 +11,7 @@
  * Request.
  */
 import type { IncomingMessage } from 'node:http';
-import { REAL_REQUEST, setRequestPeer, WIRE_ANSWERS } from '@charter/core';
+import { REAL_REQUEST, RECEIVED_BODY, setRequestPeer, WIRE_ANSWERS } from '@charter/core';
 import { NodeLightHeaders } from './light-headers.ts';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import type { RequestContent } from './request.ts';
@@ -22,6 +22,10 @@ export interface LightBody {
   content(): RequestContent;
   /** Reads all the content at once without making a stream; only while `content` was never called. */
   whole?(): Promise<Uint8Array>;
+  /** Whether the content may all be in already (framed by Content-Length, no `100 Continue` owed). */
+  readonly mayHaveArrived: boolean;
+  /** The whole content when all of it has arrived and none was read, taken now; else undefined. */
+  arrived(): Uint8Array | undefined;
 }
 
 const decoder = new TextDecoder();
@@ -38,6 +42,8 @@ export class NodeLightRequest {
   readonly #req: IncomingMessage;
   readonly #body: LightBody | undefined;
   #content: RequestContent | undefined = undefined;
+  /** The whole content, taken off the message before the pipeline started (see `takeArrived`). */
+  #received: Uint8Array | undefined = undefined;
   #peer: string | undefined = undefined;
   readonly #headers: NodeLightHeaders;
   #real: Request | undefined = undefined;
@@ -74,8 +80,43 @@ export class NodeLightRequest {
 
   /** The body content, made on first need (its stream attaches to the socket only then). */
   #contentOf(): RequestContent | undefined {
-    if (this.#content === undefined && this.#body !== undefined) this.#content = this.#body.content();
+    if (this.#content === undefined) {
+      const received = this.#received;
+      if (received !== undefined) this.#content = { stream: streamOf(received), readAll: noRead };
+      else if (this.#body !== undefined) this.#content = this.#body.content();
+    }
     return this.#content;
+  }
+
+  /** Whether the content may have arrived whole with the head (see `takeArrived`). */
+  get mayHaveArrived(): boolean {
+    return this.#body?.mayHaveArrived === true;
+  }
+
+  /**
+   * Takes the whole content off the message when all of it is in already (the common case for a
+   * small body: it came in the same packets as the head), so the pipeline parses it without waiting
+   * for a read (`RECEIVED_BODY`). Only before anything read the body; true when it was taken.
+   */
+  takeArrived(): boolean {
+    if (this.#received !== undefined || this.#content !== undefined || this.#used || this.#real !== undefined)
+      return false;
+    this.#received = this.#body?.arrived();
+    return this.#received !== undefined;
+  }
+
+  /** True once `takeArrived` took the whole content: nothing of it is left to come off the socket. */
+  get contentReceived(): boolean {
+    return this.#received !== undefined;
+  }
+
+  /** The content taken by `takeArrived`, handed over once (core light-request.ts). */
+  [RECEIVED_BODY](): Uint8Array | undefined {
+    const received = this.#received;
+    if (received === undefined || this.#used || this.#content !== undefined || this.#real !== undefined)
+      return undefined;
+    this.#used = true;
+    return received;
   }
 
   /** The real Request, built once: method, URL, headers and body as here, this request's signal. */
@@ -138,10 +179,12 @@ export class NodeLightRequest {
   bytes(): Promise<Uint8Array<ArrayBuffer>> {
     if (this.#real === undefined) {
       if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
-      const whole = this.#content === undefined ? this.#body?.whole : undefined;
-      if (whole !== undefined) {
+      const received = this[RECEIVED_BODY]();
+      if (received !== undefined) return Promise.resolve(received as Uint8Array<ArrayBuffer>);
+      const body = this.#body;
+      if (this.#content === undefined && body?.whole !== undefined) {
         this.#used = true;
-        return whole() as Promise<Uint8Array<ArrayBuffer>>;
+        return body.whole() as Promise<Uint8Array<ArrayBuffer>>;
       }
       const content = this.#contentOf();
       if (content === undefined) {
@@ -243,6 +286,20 @@ export class NodeLightRequest {
   get duplex(): 'half' {
     return 'half';
   }
+}
+
+/** A stream of bytes already held: one chunk, then the end. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+function noRead(): undefined {
+  return undefined;
 }
 
 // `instanceof Request` holds, and `Object.prototype.toString` says Request; a member this class does

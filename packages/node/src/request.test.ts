@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { userRequest } from '@charter/core';
+import { RECEIVED_BODY, userRequest } from '@charter/core';
 import { NodeLightRequest } from './light-request.ts';
 import {
   awaitsContinue,
@@ -303,6 +303,81 @@ describe('scanHead and toNodeRequest: one pass over the raw lines, a real Reques
     socket.end('hello');
     expect(await real.text()).toBe('hello');
     expect(request.bodyUsed).toBe(true);
+  });
+
+  describe('content that arrived with the head (takeArrived)', () => {
+    /** A POST whose `body` is in the message: all its content when `complete`, else 4 bytes short. */
+    const arriving = async (body: string, complete: boolean, extra: string[] = []) => {
+      const { PassThrough } = await import('node:stream');
+      const socket = new PassThrough();
+      const length = String(Buffer.byteLength(body) + (complete ? 0 : 4));
+      const req = Object.assign(socket, {
+        url: '/upload',
+        method: 'POST',
+        rawHeaders: ['Host', 'a.test', 'Content-Length', length, ...extra],
+        httpVersionMajor: 1,
+        httpVersionMinor: 1,
+        complete: false,
+        socket: { localAddress: '127.0.0.1', localPort: 3000 },
+      }) as unknown as IncomingMessage;
+      socket.write(body);
+      const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
+      return { socket, req, request };
+    };
+    const take = (request: NodeLightRequest): Uint8Array | undefined =>
+      (request as unknown as { [RECEIVED_BODY](): Uint8Array | undefined })[RECEIVED_BODY]();
+
+    test('a complete body is taken off the message once, as a fresh array, and then reads as used', async () => {
+      const { req, request } = await arriving('{"ok":true}', true);
+      expect(request.mayHaveArrived).toBe(true);
+      expect(request.contentReceived).toBe(false);
+      expect(request.takeArrived()).toBe(true);
+      expect(request.contentReceived).toBe(true);
+      expect(req.readableLength).toBe(0);
+      const bytes = take(request) as Uint8Array;
+      expect(new TextDecoder().decode(bytes)).toBe('{"ok":true}');
+      expect(bytes.byteOffset).toBe(0);
+      expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+      expect(take(request)).toBeUndefined();
+      expect(request.bodyUsed).toBe(true);
+      await expect(request.text()).rejects.toThrow(TypeError);
+      await expect(userRequest(request as unknown as Request).text()).rejects.toThrow(TypeError);
+    });
+
+    test('a taken body nobody parsed is what the real Request reads, once', async () => {
+      const { request } = await arriving('hello', true);
+      expect(request.takeArrived()).toBe(true);
+      const real = userRequest(request as unknown as Request);
+      expect(await real.text()).toBe('hello');
+      expect(take(request)).toBeUndefined();
+      const { request: direct } = await arriving('hi', true);
+      direct.takeArrived();
+      expect(await direct.text()).toBe('hi');
+      expect(take(direct)).toBeUndefined();
+    });
+
+    test('an incomplete body is left on the message and read off the socket as before', async () => {
+      const { socket, request } = await arriving('hell', false);
+      expect(request.takeArrived()).toBe(false);
+      expect(request.contentReceived).toBe(false);
+      expect(take(request)).toBeUndefined();
+      const text = request.text();
+      socket.end('o wo');
+      expect(await text).toBe('hello wo');
+    });
+
+    test('a body read already, one owed a 100 Continue, or chunked is never taken', async () => {
+      const read = await arriving('{"a":1}', true);
+      const first = read.request.bytes();
+      expect(read.request.takeArrived()).toBe(false);
+      read.socket.end();
+      expect(new TextDecoder().decode(await first)).toBe('{"a":1}');
+      const expecting = await arriving('x', true, ['Expect', '100-continue']);
+      expect(expecting.request.mayHaveArrived).toBe(false);
+      expect(expecting.request.takeArrived()).toBe(false);
+      const chunked = await arriving('x', true, ['Transfer-Encoding', 'chunked']);
+      expect(chunked.request.mayHaveArrived).toBe(false);
+    });
   });
 
   test("the real Request follows the light one's signal", () => {

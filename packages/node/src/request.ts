@@ -304,6 +304,76 @@ export function readWhole(req: IncomingMessage): Promise<Uint8Array> {
   });
 }
 
+/** A body read off the socket: as a stream, or whole (the pipeline's usual read). */
+class SocketBody implements LightBody {
+  readonly #req: IncomingMessage;
+  readonly #sendContinue: (() => void) | undefined;
+  /** The Content-Length of a body framed by it (not chunked), awaiting no `100 Continue`. */
+  readonly #length: string | undefined;
+
+  constructor(
+    req: IncomingMessage,
+    sendContinue: (() => void) | undefined,
+    contentLength: string | undefined,
+  ) {
+    this.#req = req;
+    this.#sendContinue = sendContinue;
+    this.#length = sendContinue === undefined ? contentLength : undefined;
+  }
+
+  content(): RequestContent {
+    return requestContent(this.#req, this.#sendContinue);
+  }
+
+  /** The whole content straight off the socket, no stream made; the client is invited to send it now (RFC 9110 §10.1.1). */
+  whole(): Promise<Uint8Array> {
+    this.#sendContinue?.();
+    return readWhole(this.#req);
+  }
+
+  get mayHaveArrived(): boolean {
+    return this.#length !== undefined;
+  }
+
+  arrived(): Uint8Array | undefined {
+    const length = this.#length;
+    return length === undefined ? undefined : arrivedContent(this.#req, length);
+  }
+}
+
+/** The body of a request declaring more than the limit: see refusedBody. */
+class RefusedBody implements LightBody {
+  readonly #limit: number;
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+  content(): RequestContent {
+    return { stream: refusedBody(this.#limit), readAll: () => undefined };
+  }
+  get mayHaveArrived(): boolean {
+    return false;
+  }
+  arrived(): undefined {
+    return undefined;
+  }
+}
+
+/**
+ * The whole content of a request framed by Content-Length `length`, when all of it has arrived and
+ * nobody has read any: taken off the message now, as one fresh array (never a view of Node's read
+ * buffer, which holds the request head as well). Node's parser hands the message the content that
+ * came in the same packets as the head right after the 'request' event, and the message keeps it
+ * until it is read; holding `length` bytes, it holds all of it (RFC 9112 §6.2: the parser never
+ * passes on more), even before the parser has flagged the message `complete`. Undefined when some
+ * is still to come or was read already: read it the usual way then.
+ */
+export function arrivedContent(req: IncomingMessage, length: string): Uint8Array | undefined {
+  if (req.readableFlowing !== null || (req as Reading)[WHOLE_READ] !== undefined) return undefined;
+  if (String(req.readableLength) !== length) return undefined;
+  const chunk = req.read() as Buffer | null;
+  return chunk === null ? undefined : new Uint8Array(chunk);
+}
+
 /**
  * The body of a request whose Content-Length is over the App's limit: it fails with the App's 413 on
  * the first read, never touching the socket (so no 100 Continue goes out either). The core parses
@@ -425,16 +495,8 @@ export function toNodeRequest(
       head.expectsContinue && awaitsContinueOn(req, res) ? () => res.writeContinue() : undefined;
     body =
       limit !== undefined && declaresMoreThan(contentLength, limit)
-        ? { content: () => ({ stream: refusedBody(limit), readAll: () => undefined }) }
-        : {
-            content: () => requestContent(req, sendContinue),
-            // The whole content straight off the socket, no stream made (the pipeline's usual read);
-            // the client is invited to send it now (RFC 9110 §10.1.1).
-            whole: () => {
-              sendContinue?.();
-              return readWhole(req);
-            },
-          };
+        ? new RefusedBody(limit)
+        : new SocketBody(req, sendContinue, head.chunked ? undefined : contentLength);
   }
 
   let url: string | undefined;

@@ -2,6 +2,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 import { parseContentLength, readFramedBody, readStreamLimited, tooLarge } from '../security/body-limit.ts';
 import { safeJsonParse } from '../security/safe-json.ts';
 import type { MultipartLimits } from '../app/options.ts';
+import { takeReceivedBody } from './light-request.ts';
 import { addPair } from './request-parts.ts';
 
 /** The media type of a Content-Type value: lower case, parameters dropped (RFC 9110 §8.3.1). */
@@ -84,6 +85,9 @@ export function readAndParseBody<T = unknown>(
   };
   if (length !== undefined) {
     if (length > options.limit) throw tooLarge(options.limit);
+    // Content an adapter already holds (light-request.ts): parsed now, with no read to wait for.
+    const received = takeReceivedBody(request);
+    if (received !== undefined) return parseThenNext(received);
     return readFramedBody(request, parseThenNext);
   }
   const body = request.body;

@@ -19,6 +19,21 @@ interface LightRequest {
   [REAL_REQUEST](): Request;
 }
 
+/**
+ * The method a light request implements when its whole content had arrived before the pipeline
+ * started (a small body in the same packets as its head): the bytes, handed over once (the body
+ * reads as used from then on), or undefined when the content is not held so (read it the usual way).
+ * The pipeline then parses the body in the same step as the rest of the request: no promise per
+ * request with a body.
+ */
+export const RECEIVED_BODY: unique symbol = Symbol('charter.receivedBody');
+
+/** The content `request` already holds, taken now (see RECEIVED_BODY); undefined for any other request. */
+export function takeReceivedBody(request: Request): Uint8Array | undefined {
+  const take = (request as Request & { [RECEIVED_BODY]?: () => Uint8Array | undefined })[RECEIVED_BODY];
+  return take === undefined ? undefined : take.call(request);
+}
+
 /** The Request user code sees for `request`: itself, or the real one a light request builds. */
 export function userRequest(request: Request): Request {
   const light = request as Request & Partial<LightRequest>;
