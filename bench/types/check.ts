@@ -15,7 +15,7 @@
  * smaller one. On a busy machine the times drift; the counts and memory do not.
  *
  * Options:
- *   --variant app,routes,unchained,schemas,inferred
+ *   --variant app,definitions,routes,unchained,schemas,inferred,needed,standard
  *                    what to generate (default app): `app` is the routes and the typed client,
  *                    `definitions` the same with the routes given to one `registerRoutes([...])` as
  *                    `defineRoute({...})` elements (siblings in the syntax tree, where a chain nests
@@ -26,7 +26,13 @@
  *                    flat (what `routes` costs beyond it is the chain's); `schemas` the same arktype
  *                    schemas as constants, no Charter; `inferred` those schemas and the input and
  *                    output type of each, which anything typed through Standard Schema has the
- *                    compiler compute (the floor: Charter cannot type a route for less)
+ *                    compiler compute (the floor: Charter cannot type a route for less);
+ *                    `needed` those schemas and only the types a handler reads (the output of
+ *                    params and query, the input of the response), through arktype's own
+ *                    `infer`/`inferIn`; `standard` those schemas and the type of each one's
+ *                    `~standard` member, all a library-neutral reader can start from: arktype
+ *                    computes both the input and the output type to build it, so `standard` costs
+ *                    what `inferred` does and more than `needed` (the floor is `standard`)
  *   --bodies         POST, PUT and PATCH routes get a body schema too
  *   --runs K         median of K runs (default 1)
  *   --single-threaded
@@ -52,8 +58,27 @@ import { median } from '../median.ts';
 const ROOT = resolve(import.meta.dir, '../..');
 const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 
-export type Variant = 'app' | 'definitions' | 'routes' | 'unchained' | 'schemas' | 'inferred';
-const VARIANTS: readonly Variant[] = ['app', 'definitions', 'routes', 'unchained', 'schemas', 'inferred'];
+export type Variant =
+  | 'app'
+  | 'definitions'
+  | 'routes'
+  | 'unchained'
+  | 'schemas'
+  | 'inferred'
+  | 'needed'
+  | 'standard';
+const VARIANTS: readonly Variant[] = [
+  'app',
+  'definitions',
+  'routes',
+  'unchained',
+  'schemas',
+  'inferred',
+  'needed',
+  'standard',
+];
+type SchemaVariant = 'schemas' | 'inferred' | 'needed' | 'standard';
+const SCHEMA_VARIANTS: ReadonlySet<Variant> = new Set<Variant>(['schemas', 'inferred', 'needed', 'standard']);
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const WITH_BODY = new Set<string>(['post', 'put', 'patch']);
@@ -123,19 +148,23 @@ function callSource(i: number, bodies: boolean): string {
   ].join('\n');
 }
 
-function schemasSource(n: number, bodies: boolean, inferred: boolean): string[] {
+/** The types of one schema a variant has the compiler compute (`schemas`: none). */
+function schemaTypes(variant: SchemaVariant, value: string, key: string): string[] {
+  if (variant === 'inferred') return [`typeof ${value}.inferIn`, `typeof ${value}.infer`];
+  if (variant === 'standard') return [`(typeof ${value})['~standard']`];
+  if (variant === 'needed')
+    return [key === 'params' || key === 'query' ? `typeof ${value}.infer` : `typeof ${value}.inferIn`];
+  return [];
+}
+
+function schemasSource(n: number, bodies: boolean, variant: SchemaVariant): string[] {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
     const { schemas } = routeParts(i, bodies);
     const members = Object.entries(schemas).map(([key, schema]) => `${key}: ${schema}`);
     lines.push(`export const s${i} = { ${members.join(', ')} };`);
-    if (inferred) {
-      const types = Object.keys(schemas).flatMap((key) => [
-        `typeof s${i}.${key}.inferIn`,
-        `typeof s${i}.${key}.infer`,
-      ]);
-      lines.push(`export type S${i} = [${types.join(', ')}];`);
-    }
+    const types = Object.keys(schemas).flatMap((key) => schemaTypes(variant, `s${i}.${key}`, key));
+    if (types.length > 0) lines.push(`export type S${i} = [${types.join(', ')}];`);
   }
   return lines;
 }
@@ -143,8 +172,8 @@ function schemasSource(n: number, bodies: boolean, inferred: boolean): string[] 
 /** The source of the generated project's one file. */
 export function generate(variant: Variant, n: number, bodies = false): string {
   const lines = [`import { type } from 'arktype';`];
-  if (variant === 'schemas' || variant === 'inferred') {
-    lines.push(...schemasSource(n, bodies, variant === 'inferred'));
+  if (SCHEMA_VARIANTS.has(variant)) {
+    lines.push(...schemasSource(n, bodies, variant as SchemaVariant));
     return `${lines.join('\n')}\n`;
   }
   lines.push(`import { App${variant === 'definitions' ? ', defineRoute' : ''} } from 'charter';`);

@@ -145,7 +145,13 @@ export interface CallbackOperation {
 /** Callback name to runtime expression (e.g. `{$request.body#/callbackUrl}`) to operation. */
 export type CallbackMap = Record<string, Record<string, CallbackOperation>>;
 
-type ResponseBodyInput<S> = S extends { body: infer B extends AnySchema } ? SchemaInput<B> : unknown;
+/**
+ * A declared response's body input, read with `S['body']` after matching `{ body: AnySchema }` (one
+ * type shared by every route) instead of inferring `B` from a pattern built for each status of each
+ * route: the same type for about 1% fewer instantiations in a large app (issue 18, `bun
+ * bench/types/check.ts`: 1,000 routes 4.93 M -> 4.88 M).
+ */
+type ResponseBodyInput<S> = S extends { body: AnySchema } ? SchemaInput<S['body']> : unknown;
 
 /** What a handler returns: one of the declared statuses, with a body of that status's schema. */
 export type HandlerResult<R extends ResponsesSpec> = {
