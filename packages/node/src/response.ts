@@ -3,8 +3,8 @@
  * own line), and the body streamed chunk by chunk, waiting for 'drain' whenever the socket is full.
  */
 import { Buffer } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { ServerResponse, STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { PlannedAnswer } from '@charter/core';
 
 /** What the writer reports back: whether the body was cut short because the response was closed. */
@@ -91,6 +91,130 @@ export function writeWhole(
 const withLength = new WeakMap<readonly string[], string[]>();
 
 /**
+ * A planned header set as node:http's own field table of an outgoing message: `{ name: [name, value] }`,
+ * the shape `setHeader` fills (OutgoingMessage's `kOutHeaders`), with a Content-Length entry whose
+ * value is filled in before each writeHead.
+ */
+interface FieldTable {
+  readonly fields: Record<string, [string, string]>;
+  readonly length: [string, string];
+}
+
+/** Per planned header set, its field table; null for a set that cannot be one (a repeated name). */
+const fieldTables = new WeakMap<readonly string[], FieldTable | null>();
+
+/**
+ * The symbol under which node:http keeps a response's field table (`kOutHeaders`), when this runtime
+ * has one that works as described below: undefined until looked for; null when it has none (another
+ * runtime's node:http, another shape), and the lines are passed instead.
+ */
+let fieldTableKey: symbol | null | undefined;
+
+function fieldTableKeyOf(res: ServerResponse): symbol | null {
+  if (fieldTableKey === undefined) fieldTableKey = findFieldTableKey(res);
+  return fieldTableKey;
+}
+
+/** Whether heads of planned answers are written from checked field tables on this runtime (tests). */
+export function lendsFieldTables(res: ServerResponse): boolean {
+  return fieldTableKeyOf(res) !== null;
+}
+
+/**
+ * Finds the field table's symbol by its description on a response that has none yet, then proves it
+ * on a response of its own that is never sent: a table lent for a writeHead must come out in the head.
+ */
+function findFieldTableKey(res: ServerResponse): symbol | null {
+  const key = Object.getOwnPropertySymbols(res).find((symbol) => symbol.description === 'kOutHeaders');
+  if (key === undefined || (res as unknown as Record<symbol, unknown>)[key] !== null) return null;
+  try {
+    const fake = { method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} };
+    const probe = new ServerResponse(fake as IncomingMessage);
+    const own = probe as unknown as Record<symbol, unknown> & { _header?: unknown };
+    if (own[key] !== null) return null;
+    own[key] = { 'x-probe': ['x-probe', 'lent'], 'content-length': ['content-length', '0'] };
+    probe.writeHead(200, 'OK');
+    own[key] = null;
+    const head = own._header;
+    return typeof head === 'string' &&
+      head.includes('\r\nx-probe: lent\r\n') &&
+      head.includes('\r\ncontent-length: 0\r\n')
+      ? key
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The field table of a planned header set, built once. Every name and value goes through node:http's
+ * own checks (`validateHeaderName`, `validateHeaderValue`) here, once, so the table holds exactly what
+ * writeHead would have accepted from the lines; a set that fails them, or repeats a name, has none.
+ */
+function fieldTableFor(lines: readonly string[]): FieldTable | null {
+  let table = fieldTables.get(lines);
+  if (table !== undefined) return table;
+  table = null;
+  try {
+    const fields: Record<string, [string, string]> = Object.create(null);
+    for (let i = 0; i < lines.length; i += 2) {
+      const name = lines[i] as string;
+      const value = lines[i + 1] as string;
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+      const key = name.toLowerCase();
+      if (key in fields || key === 'content-length') throw new TypeError(`repeated field ${name}`);
+      fields[key] = [name, value];
+    }
+    const length: [string, string] = ['content-length', ''];
+    fields['content-length'] = length;
+    table = { fields, length };
+  } catch {
+    table = null;
+  }
+  fieldTables.set(lines, table);
+  return table;
+}
+
+/**
+ * Writes the head of a planned answer with a body of `length` bytes and no `Connection: close` (the
+ * common case), as one writeHead. Given an array of lines, node:http checks every name and value
+ * again on each response (two regular expressions per field, a dozen fields: most of what the head
+ * costs); given none while the response's own field table is set, it writes that table as already
+ * checked (as it does for fields set one by one with `setHeader`). So the header set's table, checked
+ * once when it was built, is lent to the response for the writeHead and taken back at once: the head
+ * is byte for byte what the lines would give. Without such a table, the lines are passed as before.
+ */
+function writePlannedHead(
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  lines: readonly string[],
+  length: number,
+): void {
+  const key = fieldTableKeyOf(res);
+  const table = key === null ? null : fieldTableFor(lines);
+  const own = res as unknown as Record<symbol, unknown>;
+  if (table !== null && key !== null && own[key] === null) {
+    table.length[1] = String(length);
+    own[key] = table.fields;
+    try {
+      res.writeHead(status, reason);
+    } finally {
+      own[key] = null;
+    }
+    return;
+  }
+  let withContentLength = withLength.get(lines);
+  if (withContentLength === undefined) {
+    withContentLength = [...lines, 'content-length', ''];
+    withLength.set(lines, withContentLength);
+  }
+  withContentLength[withContentLength.length - 1] = String(length);
+  res.writeHead(status, reason, withContentLength);
+}
+
+/**
  * Writes a planned answer (planned-response.ts in the core): the plan's header lines as they are, with
  * `Connection: close` when `closeConnection`, the Content-Length of the text, one writeHead, one end.
  */
@@ -111,13 +235,7 @@ export function writePlanned(
   } else if (!allowsBody(req.method, status)) {
     res.writeHead(status, reason, answer.lines as string[]);
   } else {
-    let lines = withLength.get(answer.lines);
-    if (lines === undefined) {
-      lines = [...answer.lines, 'content-length', ''];
-      withLength.set(answer.lines, lines);
-    }
-    lines[lines.length - 1] = String(length);
-    res.writeHead(status, reason, lines);
+    writePlannedHead(res, status, reason, answer.lines, length);
   }
   if (payload === null || !allowsBody(req.method, status)) res.end();
   else res.end(payload);

@@ -1,0 +1,62 @@
+/**
+ * charter/node writes the head of a planned answer from a field table node:http is lent for the
+ * writeHead (response.ts, `writePlannedHead`): checked once with node:http's own validators instead of
+ * on every response. Under real Node 24: the bytes are those of the same lines passed to writeHead,
+ * each response gets its own Content-Length, nothing stays on the response, and a set node:http would
+ * refuse is still refused.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { NODE_TS_FLAGS, node24, ROOT } from './fixtures/node24.ts';
+
+const SCRIPT = join(import.meta.dir, 'fixtures', 'node-planned-head.ts');
+let lines: Record<string, Record<string, unknown>> = {};
+let stderr = '';
+
+beforeAll(() => {
+  const run = spawnSync(node24().path, [...NODE_TS_FLAGS, SCRIPT], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  stderr = run.stderr;
+  for (const line of run.stdout.split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    lines[parsed.scenario as string] = parsed;
+  }
+}, 70_000);
+
+function scenario(name: string): Record<string, unknown> {
+  const line = lines[name];
+  if (line === undefined) throw new Error(`the script printed no "${name}" line; stderr: ${stderr}`);
+  return line;
+}
+
+describe('charter/node planned heads from checked field tables (real Node 24)', () => {
+  test('Node 24 is lent the table, and the head is byte for byte what the lines give', () => {
+    const same = scenario('same-head');
+    expect(same.lent).toBe(true);
+    expect(same.table).toBe(same.lines);
+    expect(same.equal).toBe(true);
+    const head = same.table as string;
+    expect(head.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    expect(head).toContain("\r\ncontent-security-policy: default-src 'none'\r\n");
+    expect(head).toContain('\r\nx-frame-options: DENY\r\n');
+    expect(head).toContain('\r\ncontent-length: 11\r\n');
+    expect(head.endsWith('\r\n\r\n{"ok":true}')).toBe(true);
+  });
+
+  test('each response carries its own Content-Length, and the table does not stay on the response', () => {
+    const long = scenario('own-length').long as string;
+    expect(long).toContain('\r\ncontent-length: 24\r\n');
+    expect(long.endsWith('{"text":"a longer body"}')).toBe(true);
+    expect(scenario('nothing-left').fieldsAfter).toEqual([[], []]);
+  });
+
+  test('a header set node:http refuses is refused as before: no table, writeHead throws', () => {
+    expect(scenario('refused').threw).toBe('ERR_INVALID_CHAR');
+    expect(scenario('refused-answer').refused).toBe('');
+  });
+});
