@@ -1,7 +1,7 @@
 /**
  * charter/node writes the head of a planned answer from a field table node:http is lent for the
  * writeHead (response.ts, `writePlannedHead`): checked once with node:http's own validators instead of
- * on every response. Under real Node 24: the bytes are those of the same lines passed to writeHead,
+ * on every response, runs of fields node:http does not read itself joined into one entry. Under real Node 24: the bytes are those of the same lines passed to writeHead,
  * each response gets its own Content-Length, nothing stays on the response, and a set node:http would
  * refuse is still refused.
  */
@@ -53,6 +53,18 @@ describe('charter/node planned heads from checked field tables (real Node 24)', 
     expect(long).toContain('\r\ncontent-length: 24\r\n');
     expect(long.endsWith('{"text":"a longer body"}')).toBe(true);
     expect(scenario('nothing-left').fieldsAfter).toEqual([[], []]);
+  });
+
+  test('fields node:http reads itself (Date, Keep-Alive) still reach it among joined ones: the same head', () => {
+    const mixed = scenario('mixed');
+    expect(mixed.table).toBe(mixed.lines);
+    const head = mixed.table as string;
+    // A Date of the set's own: node:http adds none; a Keep-Alive of its own: node:http adds none.
+    expect(head).toContain('\r\ndate: Sat, 01 Jan 2000 00:00:00 GMT\r\n');
+    expect(head).not.toContain('\r\nDate: ');
+    expect(head).toContain('\r\nkeep-alive: timeout=7\r\n');
+    expect(head).not.toContain('\r\nKeep-Alive: ');
+    expect(head).toContain('\r\nx-one: 1\r\nx-three: 3\r\nx-two: 2\r\n');
   });
 
   test('a header set node:http refuses is refused as before: no table, writeHead throws', () => {
