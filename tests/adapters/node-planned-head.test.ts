@@ -7,7 +7,10 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { lendsFieldTables, writePlanned } from '../../packages/node/src/response.ts';
 import { NODE_TS_FLAGS, node24, ROOT } from './fixtures/node24.ts';
 
 const SCRIPT = join(import.meta.dir, 'fixtures', 'node-planned-head.ts');
@@ -70,5 +73,27 @@ describe('charter/node planned heads from checked field tables (real Node 24)', 
   test('a header set node:http refuses is refused as before: no table, writeHead throws', () => {
     expect(scenario('refused').threw).toBe('ERR_INVALID_CHAR');
     expect(scenario('refused-answer').refused).toBe('');
+  });
+
+  test("under Bun's node:http no table is lent (it sends heads from its own storage): every field arrives", async () => {
+    const lines = ['content-type', 'application/json', 'x-frame-options', 'DENY'];
+    let lent: boolean | undefined;
+    const server = createServer((req, res) => {
+      lent = lendsFieldTables(res);
+      writePlanned(req, res, { status: 200, lines, payload: '{"ok":true}' }, false);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      expect(lent).toBe(false);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('content-length')).toBe('11');
+      expect(await response.text()).toBe('{"ok":true}');
+    } finally {
+      server.close();
+    }
   });
 });

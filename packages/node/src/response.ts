@@ -130,6 +130,10 @@ export function lendsFieldTables(res: ServerResponse): boolean {
  * on a response of its own that is never sent: a table lent for a writeHead must come out in the head.
  */
 function findFieldTableKey(res: ServerResponse): symbol | null {
+  // Node's own node:http only: Bun's (and Deno's) keep a field table under the same name and build
+  // `_header` from it, but send the head from storage of their own, so a lent table passes the probe
+  // below and never reaches the wire (Bun 1.4: a planned answer without its header fields).
+  if (process.versions.bun !== undefined || 'Deno' in globalThis) return null;
   const key = Object.getOwnPropertySymbols(res).find((symbol) => symbol.description === 'kOutHeaders');
   if (key === undefined || (res as unknown as Record<symbol, unknown>)[key] !== null) return null;
   try {
