@@ -213,44 +213,36 @@ describe('compileRoute: coercion planned on first use (issue 18, start-up)', () 
     expect(calls.jsonSchema).toBe(2);
   });
 
+  /** The params plan of a GET /x/:n route whose params schema is `params`. */
+  const paramsPlan = (params: unknown) =>
+    compileRoute({
+      definition: {
+        method: 'GET',
+        path: '/x/:n',
+        request: { params },
+        responses: { 200: {} },
+        handler: () => ({ status: 200 }),
+      } as unknown as AnyRouteDefinition,
+      path: '/x/:n',
+      operationId: undefined,
+      auth: undefined,
+      globalLayers: [],
+      scopedLayers: [],
+      decorations: {},
+      options: resolveAppOptions({}),
+    }).params;
+
   test('a plan without JSON Schema stays the coerce-from-issues path', async () => {
     const { schema } = countingSchema();
-    const plan = compileRoute({
-      definition: {
-        method: 'GET',
-        path: '/x/:n',
-        request: { params: { '~standard': { ...schema['~standard'], jsonSchema: undefined } } },
-        responses: { 200: {} },
-        handler: () => ({ status: 200 }),
-      } as unknown as AnyRouteDefinition,
-      path: '/x/:n',
-      operationId: undefined,
-      auth: undefined,
-      globalLayers: [],
-      scopedLayers: [],
-      decorations: {},
-      options: resolveAppOptions({}),
-    }).params;
+    const plan = paramsPlan({ '~standard': { ...schema['~standard'], jsonSchema: undefined } });
     expect(plan?.location).toBe('params');
+    // Read twice: the lazy plan stays absent once it has looked.
     expect(plan?.coercion).toBeUndefined();
     expect(plan?.coercion).toBeUndefined();
-    const planned = compileRoute({
-      definition: {
-        method: 'GET',
-        path: '/x/:n',
-        request: { params: schema },
-        responses: { 200: {} },
-        handler: () => ({ status: 200 }),
-      } as unknown as AnyRouteDefinition,
-      path: '/x/:n',
-      operationId: undefined,
-      auth: undefined,
-      globalLayers: [],
-      scopedLayers: [],
-      decorations: {},
-      options: resolveAppOptions({}),
-    }).params;
-    expect(planned?.coercion).toEqual(new Map([['n', 'integer']]));
-    expect(planned?.coercion).toBe(planned?.coercion as never);
+    const planned = paramsPlan(schema);
+    const firstRead = planned?.coercion;
+    expect(firstRead).toEqual(new Map([['n', 'integer']]));
+    // A later read gives the same plan: it is made once.
+    expect(planned?.coercion).toBe(firstRead as never);
   });
 });
