@@ -7,9 +7,13 @@ import {
   App,
   type Context,
   defineRoute,
+  type InferInput,
+  type InferOutput,
   type PathParams,
   type RawHeaders,
   type RawQuery,
+  type SchemaInput,
+  type SchemaOutput,
   typebox,
 } from '@charter/core';
 import { Type } from '@sinclair/typebox';
@@ -102,6 +106,50 @@ app.post(
     void [body, query];
     return { status: 200 };
   },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Schema types: arktype's own inferIn/inferOut, else ~standard.types, else validate's result
+// ---------------------------------------------------------------------------------------------
+
+{
+  // The members an arktype schema is read through give the types its Standard Schema props give.
+  const Ark = type({ id: 'string.numeric.parse', 'tags?': 'string[]' });
+  const arkIn: Equal<SchemaInput<typeof Ark>, InferInput<typeof Ark>> = true;
+  const arkOut: Equal<SchemaOutput<typeof Ark>, InferOutput<typeof Ark>> = true;
+  const arkShape: Equal<SchemaOutput<typeof Ark>, { id: number; tags?: string[] }> = true;
+  const Zod = z.object({ page: z.coerce.number<string>() });
+  const zodIn: Equal<SchemaInput<typeof Zod>, { page: string }> = true;
+  const zodOut: Equal<SchemaOutput<typeof Zod>, { page: number }> = true;
+  const Valibot = v.pipe(v.string(), v.transform(Number));
+  const valibotIn: Equal<SchemaInput<typeof Valibot>, string> = true;
+  const valibotOut: Equal<SchemaOutput<typeof Valibot>, number> = true;
+  // A Standard Schema that declares no `types`: its input is unknown, its output what validate gives.
+  const Untyped = {
+    '~standard': { version: 1, vendor: 'hand', validate: (value: unknown) => ({ value: String(value) }) },
+  } as const;
+  const untypedIn: Equal<SchemaInput<typeof Untyped>, unknown> = true;
+  const untypedOut: Equal<SchemaOutput<typeof Untyped>, string> = true;
+  void [arkIn, arkOut, arkShape, zodIn, zodOut, valibotIn, valibotOut, untypedIn, untypedOut];
+  app.post('/untyped', { request: { body: Untyped }, responses: { 200: { body: Untyped } } }, (ctx) => {
+    const body: Equal<typeof ctx.body, string> = true;
+    void body;
+    return { status: 200, body: ctx.body };
+  });
+}
+
+// A schema's definition left unwrapped is no schema, in the request and in the responses.
+app.post(
+  '/unwrapped-request',
+  // @ts-expect-error: params must be a Standard Schema (type({ id: 'string' })), not its definition
+  { request: { params: { id: 'string' } }, responses: { 200: {} } },
+  () => ({ status: 200 }),
+);
+app.get(
+  '/unwrapped-response',
+  // @ts-expect-error: a response body must be a Standard Schema too
+  { responses: { 200: { body: { id: 'string' } } } },
+  () => ({ status: 200, body: { id: 'x' } }),
 );
 
 // ---------------------------------------------------------------------------------------------

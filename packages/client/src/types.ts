@@ -3,7 +3,7 @@
  * (`OperationsOf<typeof app>`): no code generation, nothing of this exists at run time.
  */
 import type {
-  AnySchema,
+  DeclaredSchema,
   HttpMethod,
   OperationsOf,
   PathParams,
@@ -51,7 +51,9 @@ export interface ClientResponse<S extends number = number, B = unknown> {
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-type PartSchema<Req, K extends string> = Req extends { [P in K]: infer S extends AnySchema } ? S : undefined;
+type PartSchema<Req, K extends string> = Req extends { [P in K]: infer S extends DeclaredSchema }
+  ? S
+  : undefined;
 
 /** `params`: required when the path has parameters; typed by `request.params`, else by the path. */
 type ParamsPart<P extends string, Req> = string extends P
@@ -59,14 +61,14 @@ type ParamsPart<P extends string, Req> = string extends P
   : [keyof PathParams<P>] extends [never]
     ? { params?: Readonly<Record<string, never>> }
     : {
-        params: PartSchema<Req, 'params'> extends infer S extends AnySchema
+        params: PartSchema<Req, 'params'> extends infer S extends DeclaredSchema
           ? SchemaInput<S>
           : { readonly [K in keyof PathParams<P>]: ParamValue };
       };
 
 /** `query`: typed by `request.query`, required only when that type does not accept `{}`. */
 type QueryPart<Req> =
-  PartSchema<Req, 'query'> extends infer S extends AnySchema
+  PartSchema<Req, 'query'> extends infer S extends DeclaredSchema
     ? {} extends SchemaInput<S>
       ? { query?: SchemaInput<S> }
       : { query: SchemaInput<S> }
@@ -77,7 +79,7 @@ type HeaderValues<T> = { [K in keyof T]: T[K] extends string | undefined ? T[K] 
 
 /** `headers`: typed by `request.headers` (other fields allowed), required only when `{}` is not accepted. */
 type HeadersPart<Req> =
-  PartSchema<Req, 'headers'> extends infer S extends AnySchema
+  PartSchema<Req, 'headers'> extends infer S extends DeclaredSchema
     ? {} extends SchemaInput<S>
       ? { headers?: HeaderValues<SchemaInput<S>> & HeadersInput }
       : { headers: HeaderValues<SchemaInput<S>> & HeadersInput }
@@ -86,7 +88,7 @@ type HeadersPart<Req> =
 /** `body`: never on GET/HEAD; required when `request.body` is declared (and does not accept undefined). */
 type BodyPart<M, Req> = M extends 'GET' | 'HEAD'
   ? { body?: undefined }
-  : PartSchema<Req, 'body'> extends infer S extends AnySchema
+  : PartSchema<Req, 'body'> extends infer S extends DeclaredSchema
     ? undefined extends SchemaInput<S>
       ? { body?: SchemaInput<S> | RawBody }
       : { body: SchemaInput<S> | RawBody }
@@ -104,7 +106,7 @@ type ResponseBody<M, S, Spec> = M extends 'HEAD'
   ? undefined
   : S extends NoContentStatus
     ? undefined
-    : Spec extends { body: infer B extends AnySchema }
+    : Spec extends { body: infer B extends DeclaredSchema }
       ? SchemaOutput<B>
       : unknown;
 

@@ -1,6 +1,7 @@
 import { hookList } from '../pipeline/hook-layers.ts';
 import type {
   AnyRouteDefinition,
+  DeclaredSchema,
   OperationOf,
   OperationsOfDefinitions,
   OperationList,
@@ -51,8 +52,8 @@ interface ScopeInit {
  */
 type Shorthand<M extends HttpMethod> = <
   const P extends string,
-  Req extends RequestSpec = {},
-  R extends ResponsesSpec = ResponsesSpec,
+  Req extends RequestSpec<DeclaredSchema> = {},
+  R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
   const O extends string = never,
   This = Scope,
   Prev = unknown,
@@ -116,8 +117,8 @@ export class Scope {
   route<
     const M extends HttpMethod,
     const P extends string,
-    Req extends RequestSpec = {},
-    R extends ResponsesSpec = ResponsesSpec,
+    Req extends RequestSpec<DeclaredSchema> = {},
+    R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
     const O extends string = never,
     This = this,
     Prev = RecordedOperations<this>,

@@ -1,7 +1,6 @@
 import type { AuthContext, AuthUser } from '../auth/types.ts';
-import type { AnySchema } from '../schema/index.ts';
 import type { AuthSpec, HttpMethod, RequestSpec } from './route.ts';
-import type { SchemaOutput } from './schema-types.ts';
+import type { DeclaredSchema, SchemaOutput } from './schema-types.ts';
 
 /**
  * The state every request context carries: the app's decorations plus a free-form map. Extend it
@@ -53,17 +52,17 @@ export type PathParams<P extends string> = string extends P
   : { [K in ParamName<Segments<Trim<P>>>]: string };
 
 /**
- * A request part's schema output, else `Fallback`. Matched against `Record<K, AnySchema>` (one type
- * per part, shared by every route) and read with `Req[K]`, rather than with `infer S extends AnySchema`
+ * A request part's schema output, else `Fallback`. Matched against `Record<K, DeclaredSchema>` (one
+ * type per part, shared by every route) and read with `Req[K]`, rather than with `infer S extends ...`
  * from a mapped type built for each route: the same result for about 1% fewer instantiations in a large
  * app (issue 18, `bun bench/types/check.ts`).
  */
 type Out<Req, K extends keyof RequestSpec, Fallback> =
-  Req extends Record<K, AnySchema> ? SchemaOutput<Req[K]> : Fallback;
+  Req extends Record<K, DeclaredSchema> ? SchemaOutput<Req[K]> : Fallback;
 
 /** `params`: the schema's output, else from the path (computed only then). */
 type ParamsOut<Req, P extends string> =
-  Req extends Record<'params', AnySchema> ? SchemaOutput<Req['params']> : PathParams<P>;
+  Req extends Record<'params', DeclaredSchema> ? SchemaOutput<Req['params']> : PathParams<P>;
 
 /** The context a pre-body hook sees: raw strings, no body yet. */
 export interface PreBodyContext<P extends string = string> {
@@ -78,7 +77,7 @@ export interface PreBodyContext<P extends string = string> {
 }
 
 /** The context a handler sees: every part validated and typed from the route's schemas. */
-export interface Context<P extends string = string, Req extends RequestSpec = RequestSpec> {
+export interface Context<P extends string = string, Req extends RequestSpec<DeclaredSchema> = RequestSpec> {
   readonly request: Request;
   readonly params: ParamsOut<Req, P>;
   readonly query: Out<Req, 'query', RawQuery>;

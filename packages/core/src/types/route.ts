@@ -1,7 +1,7 @@
 import type { AnySchema, JsonSchema } from '../schema/index.ts';
 import type { Context } from './context.ts';
 import type { HookInput } from './hooks.ts';
-import type { SchemaInput } from './schema-types.ts';
+import type { DeclaredSchema, SchemaInput } from './schema-types.ts';
 import type { HeadersInit } from './web.ts';
 
 /** The methods a route may declare. HEAD is derived from a matching GET when not declared. */
@@ -25,8 +25,11 @@ export interface ResponseHeaderSpec {
   required?: boolean;
 }
 
-/** What a route answers with one status. */
-export interface ResponseSpec<B extends AnySchema | undefined = AnySchema | undefined> {
+/**
+ * What a route answers with one status. `B` is the body schema's type: `ResponseSpec<DeclaredSchema>`
+ * is what a route's responses are checked against (see `DeclaredSchema`).
+ */
+export interface ResponseSpec<B extends DeclaredSchema | undefined = AnySchema | undefined> {
   /** Default `HTTP <status> response`. */
   description?: string;
   /** Validated before sending when the app's `validateResponses` is on. */
@@ -75,16 +78,24 @@ export function exampleValue(entry: unknown): unknown {
   return isExampleObject(entry) ? entry.value : entry;
 }
 
-/** Declared responses, by status code. */
-export type ResponsesSpec = { readonly [status: number]: ResponseSpec };
+/**
+ * Declared responses, by status code. `S` is the type of the body schemas: a route's type parameters
+ * are constrained by `ResponsesSpec<DeclaredSchema>` (see `DeclaredSchema`).
+ */
+export type ResponsesSpec<S extends DeclaredSchema = AnySchema> = {
+  readonly [status: number]: ResponseSpec<S | undefined>;
+};
 
-/** The request schemas of a route. Each is any Standard Schema. */
-export interface RequestSpec {
-  params?: AnySchema;
-  query?: AnySchema;
-  headers?: AnySchema;
+/**
+ * The request schemas of a route. Each is any Standard Schema; `S` is their type, and a route's type
+ * parameters are constrained by `RequestSpec<DeclaredSchema>` (see `DeclaredSchema`).
+ */
+export interface RequestSpec<S extends DeclaredSchema = AnySchema> {
+  params?: S;
+  query?: S;
+  headers?: S;
   /** Declaring a body is what makes the pipeline read one. */
-  body?: AnySchema;
+  body?: S;
   /** Media types accepted for the body; default the app's `allowedContentTypes`. */
   contentTypes?: readonly string[];
 }
@@ -146,31 +157,33 @@ export interface CallbackOperation {
 export type CallbackMap = Record<string, Record<string, CallbackOperation>>;
 
 /**
- * A declared response's body input, read with `S['body']` after matching `{ body: AnySchema }` (one
+ * A declared response's body input, read with `S['body']` after matching `{ body: DeclaredSchema }` (one
  * type shared by every route) instead of inferring `B` from a pattern built for each status of each
  * route: the same type for about 1% fewer instantiations in a large app (issue 18, `bun
  * bench/types/check.ts`: 1,000 routes 4.93 M -> 4.88 M).
  */
-type ResponseBodyInput<S> = S extends { body: AnySchema } ? SchemaInput<S['body']> : unknown;
+type ResponseBodyInput<S> = S extends { body: DeclaredSchema } ? SchemaInput<S['body']> : unknown;
 
 /** What a handler returns: one of the declared statuses, with a body of that status's schema. */
-export type HandlerResult<R extends ResponsesSpec> = {
+export type HandlerResult<R extends ResponsesSpec<DeclaredSchema>> = {
   [K in keyof R & number]: undefined extends ResponseBodyInput<R[K]>
     ? { status: K; body?: ResponseBodyInput<R[K]>; headers?: HeadersInit }
     : { status: K; body: ResponseBodyInput<R[K]>; headers?: HeadersInit };
 }[keyof R & number];
 
 /** A handler may also answer with a raw Response (see `acknowledgeNoResponseBodySchema`). */
-export type HandlerReturn<R extends ResponsesSpec> = HandlerResult<R> | Response;
+export type HandlerReturn<R extends ResponsesSpec<DeclaredSchema>> = HandlerResult<R> | Response;
 
-export type Handler<P extends string, Req extends RequestSpec, R extends ResponsesSpec> = (
-  ctx: Context<P, Req>,
-) => HandlerReturn<R> | Promise<HandlerReturn<R>>;
+export type Handler<
+  P extends string,
+  Req extends RequestSpec<DeclaredSchema>,
+  R extends ResponsesSpec<DeclaredSchema>,
+> = (ctx: Context<P, Req>) => HandlerReturn<R> | Promise<HandlerReturn<R>>;
 
 /** Everything a route declares except method, path and handler (the shorthands' contract argument). */
 export interface RouteContract<
-  Req extends RequestSpec = RequestSpec,
-  R extends ResponsesSpec = ResponsesSpec,
+  Req extends RequestSpec<DeclaredSchema> = RequestSpec,
+  R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
   O extends string = string,
 > {
   operationId?: O;
@@ -197,8 +210,8 @@ export interface RouteContract<
 export interface RouteDefinition<
   M extends HttpMethod = HttpMethod,
   P extends string = string,
-  Req extends RequestSpec = RequestSpec,
-  R extends ResponsesSpec = ResponsesSpec,
+  Req extends RequestSpec<DeclaredSchema> = RequestSpec,
+  R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
   O extends string = string,
 > extends RouteContract<Req, R, O> {
   method: M;
@@ -214,8 +227,8 @@ export type AnyRouteDefinition = RouteDefinition<HttpMethod, string, any, any, s
 export function defineRoute<
   const M extends HttpMethod,
   const P extends string,
-  Req extends RequestSpec = {},
-  const R extends ResponsesSpec = ResponsesSpec,
+  Req extends RequestSpec<DeclaredSchema> = {},
+  const R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
   const O extends string = string,
 >(definition: RouteDefinition<M, P, Req, R, O>): NoInfer<RouteDefinition<M, P, Req, R, O>> {
   return definition;
@@ -228,8 +241,8 @@ export function defineRoute<
 export interface OperationType<
   M extends HttpMethod = HttpMethod,
   P extends string = string,
-  Req extends RequestSpec = RequestSpec,
-  R extends ResponsesSpec = ResponsesSpec,
+  Req extends RequestSpec<DeclaredSchema> = RequestSpec,
+  R extends ResponsesSpec<DeclaredSchema> = ResponsesSpec,
   O extends string = string,
 > {
   operationId: O;
@@ -293,7 +306,13 @@ export type OperationOf<O extends string, M extends HttpMethod, P extends string
   ? never
   : string extends O
     ? never
-    : OperationType<M, P, Req extends RequestSpec ? Req : {}, R extends ResponsesSpec ? R : {}, O>;
+    : OperationType<
+        M,
+        P,
+        Req extends RequestSpec<DeclaredSchema> ? Req : {},
+        R extends ResponsesSpec<DeclaredSchema> ? R : {},
+        O
+      >;
 
 /** The operation of a route definition's type (as `defineRoute` keeps it). */
 export type OperationOfDefinition<D> = D extends {
