@@ -85,8 +85,8 @@ describe('RequestTimeouts', () => {
     expect(secondAt - firstAt).toBeGreaterThanOrEqual(10);
   });
 
-  test('the last request out disarms the timer; it is armed while any request is watched', async () => {
-    const timeouts = new RequestTimeouts(30_000, 408);
+  test('while any request is watched the timer is armed; the last out leaves none that holds the process', async () => {
+    const timeouts = new RequestTimeouts(30, 408);
     expect(timeouts.armed).toBe(false);
     const [first, second] = watchMany(timeouts, 2);
     expect(timeouts.armed).toBe(true);
@@ -96,6 +96,23 @@ describe('RequestTimeouts', () => {
     expect(timeouts.armed).toBe(true);
     second!.fail(new Error('boom'));
     expect((await second!.answered).status).toBe(500);
+    // Left armed only unref'd (Bun, Node), which cannot keep the process alive ...
+    expect(timeouts.holdsProcess).toBe(false);
+    // ... and once it fires on an empty list, it disarms itself.
+    await sleep(80);
+    expect(timeouts.armed).toBe(false);
+  });
+
+  test('a request after an idle spell is still timed out by the timer left armed', async () => {
+    const timeouts = new RequestTimeouts(30, 504);
+    const [first] = watchMany(timeouts, 1);
+    first!.settle(new Response('one'));
+    await first!.answered;
+    await sleep(10);
+    const [late] = watchMany(timeouts, 1);
+    const response = await late!.answered;
+    expect(response.status).toBe(408);
+    expect(late!.exchange.timedOut).toBe(true);
     expect(timeouts.armed).toBe(false);
   });
 });

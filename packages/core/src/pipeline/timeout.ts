@@ -30,6 +30,11 @@ function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof set
   return timer;
 }
 
+/** True for a timer that was unref'd (Node, Bun): it cannot hold the process open. */
+function isUnrefd(timer: ReturnType<typeof setTimeout>): boolean {
+  return typeof (timer as { unref?: unknown }).unref === 'function';
+}
+
 function unresolved(): void {
   throw new Error('A watched request was settled before its promise existed');
 }
@@ -101,19 +106,29 @@ export class RequestTimeouts<H = unknown> {
     watched.next = undefined;
   }
 
-  /** True while the shared timer is armed (some request is still being watched). */
+  /** True while the shared timer is armed (a request is being watched, or an idle unref'd timer is left). */
   get armed(): boolean {
     return this.#timer !== undefined;
   }
 
+  /** True while the shared timer could keep the process alive (armed, and not unref'd). */
+  get holdsProcess(): boolean {
+    return this.#timer !== undefined && !isUnrefd(this.#timer);
+  }
+
   /**
-   * Takes a finished request off the list; the last one out disarms the timer, so an idle app holds
-   * no timer at all (a script that made one request can exit at once, not `ms` later).
+   * Takes a finished request off the list. When the last one leaves, an unref'd timer (Node, Bun) is
+   * left armed: it cannot hold the process open (a script that made one request still exits at once),
+   * and when it fires on an empty list it disarms itself. Clearing it here and arming a new one for
+   * the next request cost a timer per request whenever requests do not overlap (most of a server's
+   * requests: a body read settles within the task that started it). A timer that cannot be unref'd
+   * (Deno, Workers: plain numbers) is cleared at once, so an idle app holds none.
    */
   #release(watched: Watched<H>): void {
     this.#unlink(watched);
-    if (this.#oldest === undefined && this.#timer !== undefined) {
-      clearTimeout(this.#timer);
+    const timer = this.#timer;
+    if (this.#oldest === undefined && timer !== undefined && !isUnrefd(timer)) {
+      clearTimeout(timer);
       this.#timer = undefined;
     }
   }
