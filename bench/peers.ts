@@ -24,7 +24,8 @@
  * default 5; 0: never),
  * BENCH_BUILD (auto | 1: always | 0: never build the charter package), BENCH_CHARTER_DIST (another
  * build's dist directory to load Charter from), BENCH_CHARTER_DIST_B (a second build whose Charter servers
- * run beside the first's, ids suffixed `@b`: an A/B in one run), BENCH_LOADER=bun (no wrk).
+ * run beside the first's, ids suffixed `@b`: an A/B in one run), BENCH_LOADER=bun (no wrk), BENCH_ROUTES
+ * (route ids to measure: static, param, post, notFound; all by default).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -225,7 +226,7 @@ export interface Route {
 const ECHO = { name: 'Ada Lovelace', age: 36, tags: ['mathematics', 'engines'] };
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const ROUTES: readonly Route[] = [
+const ALL_ROUTES: readonly Route[] = [
   {
     id: 'static',
     label: 'GET /static',
@@ -254,6 +255,18 @@ const ROUTES: readonly Route[] = [
   },
   { id: 'notFound', label: 'GET /nope (404)', method: 'GET', path: '/nope', status: 404 },
 ];
+
+/** BENCH_ROUTES: the route ids to measure (static, param, post, notFound), comma-separated; all by default. */
+const ROUTES: readonly Route[] = (() => {
+  const wanted = process.env.BENCH_ROUTES?.split(',').map((id) => id.trim());
+  if (wanted === undefined || wanted.join('') === '') return ALL_ROUTES;
+  for (const id of wanted) {
+    if (!ALL_ROUTES.some((route) => route.id === id)) {
+      throw new Error(`BENCH_ROUTES: unknown route ${id} (known: ${ALL_ROUTES.map((r) => r.id).join(', ')})`);
+    }
+  }
+  return ALL_ROUTES.filter((route) => wanted.includes(route.id));
+})();
 
 /** Requests every server must refuse with 400 or 422. */
 const BAD_REQUESTS: ReadonlyArray<Omit<Route, 'id' | 'status'>> = [
@@ -454,7 +467,7 @@ async function checkServer(server: Running): Promise<CheckRecord> {
     badRequests: {},
     notFound: { contentType: null, body: '' },
   };
-  for (const route of ROUTES) {
+  for (const route of ALL_ROUTES) {
     const answer = await ask(server, route);
     if (answer.status !== route.status) {
       throw new Error(
