@@ -299,6 +299,17 @@ export type WithOperationsAdded<This, Prev, Base, Ops> = [Ops] extends [never]
 export type RecordedOperations<S> = S extends WithOperations<infer Ops, unknown> ? Ops : unknown;
 export type ScopeWithoutOperations<S> = S extends WithOperations<unknown, infer Base> ? Base : unknown;
 
+/**
+ * `ResponsesSpec<DeclaredSchema>` as an interface, for `OperationOf`: a type reference whose
+ * arguments name a type alias is deferred, and tsc 7 orders the members of a union of deferred
+ * references by comparing their type mappers, where it compares other references by their arguments
+ * (the method, then the path). Every route of a chain adds its operation to the union of those
+ * before it, so that comparison runs about N log N times per route (issue 18).
+ */
+interface DeclaredResponses {
+  readonly [status: number]: ResponseSpec<DeclaredSchema | undefined>;
+}
+
 /** The operation a route adds (an `OperationType`), or `never` without a literal operationId. */
 export type OperationOf<O extends string, M extends HttpMethod, P extends string, Req, R> = [O] extends [
   never,
@@ -310,7 +321,7 @@ export type OperationOf<O extends string, M extends HttpMethod, P extends string
         M,
         P,
         Req extends RequestSpec<DeclaredSchema> ? Req : {},
-        R extends ResponsesSpec<DeclaredSchema> ? R : {},
+        R extends DeclaredResponses ? R : {},
         O
       >;
 
