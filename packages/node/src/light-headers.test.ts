@@ -71,6 +71,38 @@ describe('NodeLightHeaders: a Node header section read without building a Header
     expect(() => new NodeLightHeaders(raw, false).get('bad name')).toThrow(TypeError);
   });
 
+  test('names of lengths no line has, and of lengths 32 apart, answer as Headers does', () => {
+    // 1, 33 and 65 characters share a bit of the length set; 14 is both Content-Length and
+    // Sec-Fetch-Site; 15 is X-Forwarded-For, absent.
+    const long = `x-${'l'.repeat(31)}`;
+    const longer = `x-${'m'.repeat(63)}`;
+    const lines = ['A', '1', long, 'long', 'Content-Length', '2', 'Host', 'a.test'];
+    const light = new NodeLightHeaders(lines, false);
+    const real = realOf(lines);
+    for (const name of ['a', 'b', long, `x-${'k'.repeat(31)}`, longer, 'content-length', 'sec-fetch-site']) {
+      expect(light.get(name)).toBe(real.get(name));
+      expect(light.has(name)).toBe(real.has(name));
+    }
+    for (const name of ['x-forwarded-for', 'forwarded', 'origin']) {
+      expect(light.has(name)).toBe(false);
+      expect(light.get(name)).toBeNull();
+    }
+    expect(light.get(long.toUpperCase())).toBe('long');
+    // An invalid name is refused even when no line has its length.
+    expect(() => light.has('bad name with spaces')).toThrow(TypeError);
+    expect(() => light.get('')).toThrow(TypeError);
+  });
+
+  test('values: a tab or any other character but NUL, CR and LF is kept; those three are refused', () => {
+    const allowed = `a\tb${String.fromCharCode(1)}c${String.fromCharCode(0x0e)}d\u00ff`;
+    expect(new NodeLightHeaders(['X-Ok', allowed], false).get('x-ok')).toBe(
+      new Headers({ 'x-ok': allowed }).get('x-ok'),
+    );
+    for (const bad of [0x00, 0x0a, 0x0d]) {
+      expect(() => new NodeLightHeaders(['X-Bad', `v${String.fromCharCode(bad)}`], false)).toThrow(TypeError);
+    }
+  });
+
   test('isFieldName compares names ASCII case-insensitively, and nothing else', () => {
     expect(isFieldName('Host', 'host')).toBe(true);
     expect(isFieldName('CONTENT-LENGTH', 'content-length')).toBe(true);

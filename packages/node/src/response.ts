@@ -219,6 +219,25 @@ function fieldTableFor(lines: readonly string[]): FieldTable | null {
 }
 
 /**
+ * The decimal text of the Content-Length of small bodies, made once per length: a planned answer's
+ * length is usually one of a few (each route answers bodies of about the same size), and the string
+ * kept in the shared field table is then one that already lives as long as the table.
+ */
+const CACHED_LENGTHS = 4096;
+// Filled, so the array keeps fast elements however sparse the lengths seen.
+const LENGTH_TEXTS: (string | undefined)[] = new Array<string | undefined>(CACHED_LENGTHS).fill(undefined);
+
+function lengthText(length: number): string {
+  if (length >= CACHED_LENGTHS) return String(length);
+  let text = LENGTH_TEXTS[length];
+  if (text === undefined) {
+    text = String(length);
+    LENGTH_TEXTS[length] = text;
+  }
+  return text;
+}
+
+/**
  * Writes the head of a planned answer with a body of `length` bytes and no `Connection: close` (the
  * common case), as one writeHead. Given an array of lines, node:http checks every name and value
  * again on each response (two regular expressions per field, a dozen fields: most of what the head
@@ -239,7 +258,7 @@ function writePlannedHead(
   const table = key === null ? null : fieldTableFor(lines);
   const own = res as unknown as Record<symbol, unknown>;
   if (table !== null && key !== null && own[key] === null) {
-    table.length[1] = String(length);
+    table.length[1] = lengthText(length);
     own[key] = table.fields;
     try {
       res.writeHead(status, reason);
@@ -253,7 +272,7 @@ function writePlannedHead(
     withContentLength = [...lines, 'content-length', ''];
     withLength.set(lines, withContentLength);
   }
-  withContentLength[withContentLength.length - 1] = String(length);
+  withContentLength[withContentLength.length - 1] = lengthText(length);
   res.writeHead(status, reason, withContentLength);
 }
 
