@@ -71,6 +71,9 @@ if (key.generated) {
   );
 }
 const server = await serve(app, { port: config.port, hostname: config.hostname });
+// The compiled executable starts with the JIT reluctant (scripts/site-compile.ts, STARTUP_JIT_POLICY):
+// from here on the code that runs is the code that serves, which should tier up as usual.
+Bun.unsafe.setJITPolicy(1);
 app.logger.info('Charter documentation site listening', {
   url: server.url,
   origin: config.origin,
