@@ -32,7 +32,9 @@
  *                    `infer`/`inferIn`; `standard` those schemas and the type of each one's
  *                    `~standard` member, all a library-neutral reader can start from: arktype
  *                    computes both the input and the output type to build it, so `standard` costs
- *                    what `inferred` does and more than `needed` (the floor is `standard`)
+ *                    what `inferred` does and more than `needed`. Charter reads arktype's own
+ *                    `inferIn`/`inferOut` and never resolves `~standard` (`DeclaredSchema`), so its
+ *                    floor is `needed`
  *   --bodies         POST, PUT and PATCH routes get a body schema too
  *   --runs K         median of K runs (default 1)
  *   --single-threaded
