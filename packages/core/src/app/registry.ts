@@ -1,7 +1,7 @@
 import { assertAuthSpec } from '../auth/schemes.ts';
 import { routeAuthHooks } from '../auth/route-auth.ts';
 import type { Logger } from '../logger/index.ts';
-import { type CompiledRoute, compileRoute } from '../pipeline/compiled-route.ts';
+import { type CompiledRoute, checkRoute, compileRoute } from '../pipeline/compiled-route.ts';
 import type { RouteSlot } from '../pipeline/dispatch.ts';
 import { layerTraits, type PhaseTable, phaseTable } from '../pipeline/hook-layers.ts';
 import { Router } from '../router/index.ts';
@@ -113,9 +113,11 @@ export class Registry {
         throw new TypeError(`${where}: operationId "${record.operationId}" is already used by another route`);
       }
     }
+    // Bad schemas and content types fail at registration, not at the first request; the route is
+    // compiled by the first request that reaches it (Slot.compiled), so an App's start pays only for
+    // the routes it serves early (issue 18, start-up).
+    checkRoute({ definition, path, options: this.options });
     const slot = new Slot(this, record);
-    // Compiling now surfaces bad schemas at registration, not at the first request.
-    slot.compiled();
     const headKey = `HEAD ${path}`;
     if (definition.method === 'HEAD' && this.#derivedHead.has(headKey)) {
       // An explicit HEAD takes over the one derived from GET.

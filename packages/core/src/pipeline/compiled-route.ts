@@ -229,6 +229,32 @@ function sharedResponsePlan(
   });
 }
 
+/**
+ * Everything `compileRoute` would refuse in a route, refused now with the same error: what is not a
+ * Standard Schema, a response content type that is no header value, request content types that are
+ * not strings. The registry checks this at registration and compiles the route when a request first
+ * needs it (issue 18, start-up: an App's routes were all compiled before its first request, most of
+ * them never called early), so a bad route still fails where it is declared.
+ */
+export function checkRoute(input: Pick<CompileInput, 'definition' | 'path' | 'options'>): void {
+  const { definition, path, options } = input;
+  const where = `Route ${definition.method} ${path}`;
+  const request = definition.request ?? {};
+  for (const [key, spec] of Object.entries(
+    definition.responses as Record<string, ResponseSpec | undefined>,
+  )) {
+    schemaOf(spec?.body, `${where}: responses[${key}].body`);
+    // Builds (or finds) the header sets of the content type, as compiling does: one that is no
+    // header value throws here.
+    sharedResponsePlan(Number(key), undefined, spec?.contentType, options.security.responseHeaders);
+  }
+  (request.contentTypes ?? options.allowedContentTypes).map((t: string) => t.toLowerCase());
+  schemaOf(request.body, `${where}: request.body`);
+  schemaOf(request.params, `${where}: request.params`);
+  schemaOf(request.query, `${where}: request.query`);
+  schemaOf(request.headers, `${where}: request.headers`);
+}
+
 export function compileRoute(input: CompileInput): CompiledRoute {
   const { definition, path, options } = input;
   const where = `Route ${definition.method} ${path}`;
