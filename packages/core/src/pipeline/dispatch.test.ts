@@ -131,6 +131,25 @@ describe('dispatch: the pipeline-built answers (issue 18)', () => {
     }
   });
 
+  test("a 404 for a raw target holding a quote (as a runtime's server may hand it over) escapes it", async () => {
+    const app = new App({ logger: false });
+    app.get('/x', { responses: { 200: { body: Ok } } }, ok);
+    await app.ready();
+    // Request objects normalise the quote to %22: a server's own request object need not.
+    const raw = {
+      method: 'GET',
+      url: 'http://charter.local/a"b',
+      headers: new Headers({ host: 'charter.local' }),
+      body: null,
+    } as unknown as Request;
+    const res = await app.fetch(raw);
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    const expected = new NotFoundError('No route matches GET /a"b').toProblem();
+    expect(text).toBe(JSON.stringify(expected));
+    expect(text).toContain('GET /a\\"b"');
+  });
+
   test('answers built on a reused init keep their own status, headers and body', async () => {
     const app = new App({ logger: false });
     app.get('/x', { responses: { 200: { body: Ok } } }, ok);

@@ -266,7 +266,20 @@ function notFoundProblem(detail: string): string {
     const head = JSON.stringify({ type, title, status: 404, detail: '' });
     notFoundPrefix = head.slice(0, head.length - '""}'.length);
   }
-  return `${notFoundPrefix}${JSON.stringify(detail)}}`;
+  return `${notFoundPrefix}${jsonString(detail)}}`;
+}
+
+/**
+ * `JSON.stringify(text)` for a string: quoted as is when no character needs an escape (a path and a
+ * method nearly never hold one), else through JSON.stringify (RFC 8259 §7: `"`, `\\`, controls;
+ * lone surrogates are escaped too, ES2019 well-formed JSON.stringify).
+ */
+function jsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 function phasesFor(host: PipelineHost, exchange: Exchange): PhaseTable {
