@@ -122,6 +122,12 @@ const ALL_SERVERS: readonly ServerDef[] = [
     label: 'Bun: raw `Bun.serve` fetch handler',
   },
   { id: 'bun-routes', runtime: 'bun', file: 'bun-routes.ts', label: 'Bun: `Bun.serve` routes table' },
+  {
+    id: 'bun-raw-secure',
+    runtime: 'bun',
+    file: 'bun-raw-secure.ts',
+    label: "Bun: raw `Bun.serve` + the work Charter's secure defaults require (floor, not a peer)",
+  },
   { id: 'elysia', runtime: 'bun', file: 'elysia.ts', label: 'Bun: Elysia (TypeBox)' },
   { id: 'hono-bun', runtime: 'bun', file: 'hono-bun.ts', label: 'Bun: Hono (standard-validator + zod)' },
   {
