@@ -86,7 +86,11 @@ export function validateBody(schema: AnySchema, ctx: RequestContext, parsed: unk
 }
 
 function acceptBody(ctx: RequestContext, result: StandardResult<unknown>): void {
-  const o = outcome(result, 'body');
-  if (!o.ok) throw withoutStack(() => new ValidationError(o.issues));
-  ctx.body = o.value;
+  // The valid body is read straight off the result: no outcome object on the common path.
+  if (result.issues === undefined) {
+    ctx.body = (result as { value: unknown }).value;
+    return;
+  }
+  const o = outcome(result, 'body') as Extract<Outcome, { ok: false }>;
+  throw withoutStack(() => new ValidationError(o.issues));
 }
