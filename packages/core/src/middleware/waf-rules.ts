@@ -31,7 +31,9 @@ export interface WafRule {
   readonly group?: string;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
+// `@__PURE__`: these tables have no effect but their value, so a bundle whose code never runs the WAF
+// (the compiled site, issue 18 item 6) leaves the module out instead of building them at every start.
+const decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: false });
 
 /** One lenient pass of percent-decoding: valid `%XX` runs become UTF-8 text, anything else stays. */
 function percentDecode(input: string): string {
@@ -196,8 +198,8 @@ function isQuote(token: string | undefined): boolean {
   return token === "'" || token === '"' || token === '`';
 }
 
-const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['or', 'and', 'xor', '||', '&&']);
-const COMMENT_OR_END: ReadonlySet<string> = new Set(['--', '#', ';']);
+const BOOLEAN_OPERATORS: ReadonlySet<string> = /* @__PURE__ */ new Set(['or', 'and', 'xor', '||', '&&']);
+const COMMENT_OR_END: ReadonlySet<string> = /* @__PURE__ */ new Set(['--', '#', ';']);
 
 /** A literal at `i`: a word or number, or a quoted word (`'1'`, `''`); an unclosed quote may end the input. */
 function operand(tokens: readonly string[], i: number): { value: string; next: number } | undefined {
@@ -254,7 +256,14 @@ function unionSelect(text: string): boolean {
   return false;
 }
 
-const DROPPABLE: ReadonlySet<string> = new Set(['table', 'database', 'schema', 'view', 'user', 'procedure']);
+const DROPPABLE: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'table',
+  'database',
+  'schema',
+  'view',
+  'user',
+  'procedure',
+]);
 
 /** A second statement after `;`: `; drop table`, `; truncate table`, `; alter table`, `; exec xp_...`, `; shutdown`. */
 function stackedQuery(text: string): boolean {
@@ -362,8 +371,8 @@ function scriptUrl(text: string): boolean {
   return text.includes('data:text/html');
 }
 
-const EVENT_HANDLERS: ReadonlySet<string> = new Set(
-  (
+const EVENT_HANDLERS: ReadonlySet<string> = /* @__PURE__ */ new Set(
+  /* @__PURE__ */ (
     'abort afterprint animationend animationiteration animationstart auxclick beforeinput beforeprint ' +
     'beforeunload begin blur canplay change click close contextmenu copy cut dblclick drag dragend ' +
     'dragenter dragleave dragover dragstart drop end ended error finish focus focusin focusout formdata ' +
@@ -433,7 +442,7 @@ const URL_PARTS: readonly WafTarget[] = ['path', 'query', 'headers'];
 const ALL_INPUTS: readonly WafTarget[] = ['path', 'query', 'headers', 'body'];
 
 /** The default rule set. Each rule's `id` is what a 403 names; disable rules by id or by group. */
-export const DEFAULT_WAF_RULES: readonly WafRule[] = Object.freeze([
+export const DEFAULT_WAF_RULES: readonly WafRule[] = /* @__PURE__ */ Object.freeze([
   {
     id: 'traversal-encoded',
     group: 'traversal',
