@@ -114,19 +114,29 @@ function policyOf(route: AnyRouteDefinition): RoutePolicy {
 /** The search page and the suggestions its box fetches: for people, not counted. */
 const PEOPLE_PATHS: ReadonlySet<string> = new Set(['/search', '/search/suggestions.json']);
 
-/** Whether a page route will answer Markdown (as `page-routes.ts` decides): its `.md` URL, or Accept. */
-function answersMarkdown(request: Request, accept: string | null): boolean {
-  if (new URL(request.url).pathname.endsWith('.md')) return true;
+/**
+ * Whether a page route will answer Markdown, as `page-routes.ts` decides it: from the route that
+ * matched (a `.md` route, or a section page whose wildcard value ends in `.md`) or from Accept. The
+ * wildcard value is the router's, after its normalisation, as the handler reads it: the URL's own
+ * path would miss `/docs/jwt%2Emd`, which the handler answers in Markdown. Reading the match, not
+ * the URL, also spares building `ctx.request` on every page view (issue 18, item 6).
+ */
+function answersMarkdown(ctx: PageHookContext, accept: string | null): boolean {
+  if (ctx.route.path.endsWith('.md')) return true;
+  const rest = (ctx.params as { readonly path?: unknown }).path;
+  if (typeof rest === 'string' && rest.endsWith('.md')) return true;
   const choice = negotiatePage(accept);
   return choice.type === 'text/markdown' || !choice.acceptable;
 }
+
+type PageHookContext = Parameters<NonNullable<Hooks['preBody']>>[0];
 
 /** The quota, applied only to the Markdown answers of a page route. */
 function limitMarkdownAnswers(limit: Hooks): Hooks {
   return {
     preBody(ctx) {
       const accept = (ctx.headers as Readonly<Record<string, string | undefined>>).accept ?? null;
-      if (answersMarkdown(ctx.request, accept)) return limit.preBody?.(ctx);
+      if (answersMarkdown(ctx, accept)) return limit.preBody?.(ctx);
     },
   };
 }

@@ -54,6 +54,22 @@ describe('the quota and the HTML pages', () => {
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
+  test('a Markdown answer is counted however its .md is spelled: /docs/jwt%2Emd is jwt.md to the router and the page', async () => {
+    const app = await siteApp({ rateLimit: { max: 1, windowMs: 60_000 } });
+    const first = await app.request('/docs/jwt%2Emd', { headers: HTML });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(first.headers.get('ratelimit-remaining')).toBe('0');
+    const refused = await app.request('/docs/jwt%2emd', { headers: HTML });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    // The HTML page itself is still not counted.
+    const html = await app.request('/docs/jwt', { headers: HTML });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.headers.get('ratelimit')).toBeNull();
+  });
+
   test('the machine endpoints still share the quota with /md', async () => {
     const app = await siteApp({ rateLimit: { max: 1, windowMs: 60_000 } });
     expect((await app.request('/md/index')).status).toBe(200);
