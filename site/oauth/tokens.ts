@@ -5,7 +5,13 @@
  * short-lived, carry only the public scope `docs:read`, and every resource works without one).
  */
 import { randomId } from '@charter/core';
-import { createJwtSigner, createJwtVerifier, type JwtPayload } from '@charter/jwt';
+import {
+  createJwtSigner,
+  createJwtVerifier,
+  type JwtPayload,
+  type JwtSigner,
+  type JwtVerifier,
+} from '@charter/jwt';
 import { decodeBase64Url } from '@charter/core';
 import { allResourceUrls, resolveSiteOrigin } from './resources.ts';
 
@@ -156,24 +162,31 @@ function accessTokenClaims(payload: JwtPayload): AccessTokenClaims | undefined {
  */
 export function createTokenService(options: TokenServiceOptions): TokenService {
   const { origin, key, now, lifetimeSeconds } = resolveTokenServiceOptions(options);
-  const signer = createJwtSigner({
-    algorithm: 'HS256',
-    key,
-    issuer: origin,
-    typ: ACCESS_TOKEN_TYP,
-    expiresInSeconds: lifetimeSeconds,
-    maxLifetimeSeconds: lifetimeSeconds,
-    now,
-  });
-  const verifier = createJwtVerifier({
-    algorithms: ['HS256'],
-    key,
-    issuer: origin,
-    typ: ACCESS_TOKEN_TYP,
-    clockSkewSeconds: TOKEN_CLOCK_SKEW_SECONDS,
-    maxLifetimeSeconds: lifetimeSeconds,
-    now,
-  });
+  // The signer and the verifier are made when a token is first issued or checked: most starts (the
+  // compiled site's first page among them, issue 18 item 6) do neither, and what they are made from
+  // was checked just above.
+  let signer: JwtSigner | undefined;
+  let verifier: JwtVerifier | undefined;
+  const signerOf = (): JwtSigner =>
+    (signer ??= createJwtSigner({
+      algorithm: 'HS256',
+      key,
+      issuer: origin,
+      typ: ACCESS_TOKEN_TYP,
+      expiresInSeconds: lifetimeSeconds,
+      maxLifetimeSeconds: lifetimeSeconds,
+      now,
+    }));
+  const verifierOf = (): JwtVerifier =>
+    (verifier ??= createJwtVerifier({
+      algorithms: ['HS256'],
+      key,
+      issuer: origin,
+      typ: ACCESS_TOKEN_TYP,
+      clockSkewSeconds: TOKEN_CLOCK_SKEW_SECONDS,
+      maxLifetimeSeconds: lifetimeSeconds,
+      now,
+    }));
   const everyResource = allResourceUrls(origin);
 
   async function issue(request: IssueRequest): Promise<IssuedToken> {
@@ -189,7 +202,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     const payload: Record<string, unknown> = { scope };
     if (clientId !== undefined) payload.client_id = clientId;
     // RFC 9068 §2.2: `jti` is required; 16 bytes from the CSPRNG.
-    const accessToken = await signer.sign(payload, {
+    const accessToken = await signerOf().sign(payload, {
       subject: clientId ?? ANONYMOUS_SUBJECT,
       audience: aud,
       jti: randomId(16),
@@ -207,7 +220,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     if (typeof token !== 'string' || token.length === 0) return undefined;
     const audience = verifyOptions?.audience ?? everyResource;
     try {
-      const { payload } = await verifier.verify(token, {
+      const { payload } = await verifierOf().verify(token, {
         audience: typeof audience === 'string' ? audience : [...audience],
       });
       const claims = accessTokenClaims(payload);
