@@ -70,7 +70,9 @@ if (key.generated) {
       : 'SITE_TOKEN_SECRET is not set: tokens are signed with a random key, die with this process and fail on the other replicas',
   );
 }
-const server = await serve(app, { port: config.port, hostname: config.hostname });
+// No banner: the site says where it listens in its own log line below, as JSON, on a terminal too
+// (and deciding whether to print one asks the terminal, at every start).
+const server = await serve(app, { port: config.port, hostname: config.hostname, banner: false });
 // The compiled executable starts with the JIT reluctant (scripts/site-compile.ts, STARTUP_JIT_POLICY):
 // from here on the code that runs is the code that serves, which should tier up as usual.
 Bun.unsafe.setJITPolicy(1);
