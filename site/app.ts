@@ -181,14 +181,17 @@ const EXPOSED_HEADERS = [
   'ETag',
 ] as const;
 
-function rateLimitHeaders(): Record<string, ResponseHeaderSpec> {
-  return {
+let RATE_LIMIT_HEADERS: Readonly<Record<string, ResponseHeaderSpec>> | undefined;
+/** The quota's response headers: one record, copied into each answer that lists them. */
+function rateLimitHeaders(): Readonly<Record<string, ResponseHeaderSpec>> {
+  RATE_LIMIT_HEADERS ??= Object.freeze({
     RateLimit: text('Remaining quota: `"default";r=<remaining>;t=<seconds to reset>` (RFC 9651 list)'),
     'RateLimit-Policy': text('The quota: `"default";q=120;w=60`'),
     'RateLimit-Limit': integer('Requests allowed per window (integer)'),
     'RateLimit-Remaining': integer('Requests left in the window (integer)'),
     'RateLimit-Reset': integer('Seconds until the window resets (integer)'),
-  };
+  });
+  return RATE_LIMIT_HEADERS;
 }
 
 /** Whether a route reads the optional bearer token: the resource's reading routes (not OPTIONS, not GET /mcp). */
