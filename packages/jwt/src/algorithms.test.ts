@@ -5,27 +5,123 @@ import {
   isJwtAlgorithm,
   isNoneAlgorithm,
   JWT_ALGORITHMS,
+  type JwtAlgorithm,
   signParams,
 } from './algorithms.ts';
+import { encodeBase64Url } from './base64url.ts';
+import { generateTestKeys } from './__fixtures__/test-keys.ts';
+
+// Test vectors written from the RFCs, not from algorithms.ts: a wrong row there fails here.
+
+/** What WebCrypto writes in an exported key: `alg` for oct and RSA keys, `crv` for EC (RFC 7518 §3.4) and OKP (RFC 8037 §3.1). */
+const WEBCRYPTO_KEY_LABEL: Record<JwtAlgorithm, string> = {
+  HS256: 'HS256',
+  HS384: 'HS384',
+  HS512: 'HS512',
+  RS256: 'RS256',
+  RS384: 'RS384',
+  RS512: 'RS512',
+  PS256: 'PS256',
+  PS384: 'PS384',
+  PS512: 'PS512',
+  ES256: 'P-256',
+  ES384: 'P-384',
+  ES512: 'P-521',
+  EdDSA: 'Ed25519',
+};
+
+/**
+ * Signature sizes in bytes: the hash output for HMAC (RFC 7518 §3.2), the 2048-bit modulus of the test
+ * key for RSA (§3.3, §3.5), R||S for ECDSA (§3.4), 64 for Ed25519 (RFC 8032 §5.1.6).
+ */
+const SIGNATURE_BYTES: Record<JwtAlgorithm, number> = {
+  HS256: 32,
+  HS384: 48,
+  HS512: 64,
+  RS256: 256,
+  RS384: 256,
+  RS512: 256,
+  PS256: 256,
+  PS384: 256,
+  PS512: 256,
+  ES256: 64,
+  ES384: 96,
+  ES512: 132,
+  EdDSA: 64,
+};
+
+/** RFC 7515 Appendix A.1: the HMAC SHA-256 example, key, signing input and signature. */
+const RFC_7515_A1 = {
+  key: {
+    kty: 'oct',
+    k: 'AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow',
+  },
+  input:
+    'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9' +
+    '.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ',
+  signature: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+} as const;
+
+/** RFC 8037 Appendix A.4: the Ed25519 example (A.1 key), signing input and signature. */
+const RFC_8037_A4 = {
+  key: {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A',
+    x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+  },
+  input: 'eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc',
+  signature: 'hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg',
+} as const;
 
 describe('algorithms', () => {
-  test('lists the thirteen supported algorithms and not none', () => {
-    expect([...JWT_ALGORITHMS]).toEqual([
-      'HS256',
-      'HS384',
-      'HS512',
-      'RS256',
-      'RS384',
-      'RS512',
-      'PS256',
-      'PS384',
-      'PS512',
-      'ES256',
-      'ES384',
-      'ES512',
-      'EdDSA',
-    ]);
+  test('lists the thirteen supported algorithms once each, frozen, and not none', () => {
+    expect(JWT_ALGORITHMS.length).toBe(13);
+    expect(new Set(JWT_ALGORITHMS).size).toBe(JWT_ALGORITHMS.length);
     expect(Object.isFrozen(JWT_ALGORITHMS)).toBe(true);
+    for (const alg of JWT_ALGORITHMS) {
+      expect(isNoneAlgorithm(alg)).toBe(false);
+      expect(algorithmSpec(alg).alg).toBe(alg);
+    }
+  });
+
+  test('signs each algorithm with the key WebCrypto names for it and the RFC signature size', async () => {
+    const keys = await generateTestKeys();
+    const input = new TextEncoder().encode('eyJhbGciOiJ4In0.e30');
+    for (const alg of JWT_ALGORITHMS) {
+      const spec = algorithmSpec(alg);
+      const signKey = await crypto.subtle.importKey('jwk', keys[alg].privateJwk, importParams(spec), true, [
+        'sign',
+      ]);
+      // WebCrypto labels an exported HMAC or RSA key with its JWS name, EC and OKP keys with their curve.
+      const exported = await crypto.subtle.exportKey('jwk', signKey);
+      expect(exported.alg ?? exported.crv).toBe(WEBCRYPTO_KEY_LABEL[alg]);
+      const signature = await crypto.subtle.sign(signParams(spec), signKey, input);
+      expect(signature.byteLength).toBe(SIGNATURE_BYTES[alg]);
+      expect(await crypto.subtle.verify(signParams(spec), keys[alg].verifyKey, signature, input)).toBe(true);
+    }
+  });
+
+  test('reproduces the HS256 signature of RFC 7515 Appendix A.1', async () => {
+    const spec = algorithmSpec('HS256');
+    const key = await crypto.subtle.importKey('jwk', RFC_7515_A1.key, importParams(spec), false, ['sign']);
+    const signature = await crypto.subtle.sign(
+      signParams(spec),
+      key,
+      new TextEncoder().encode(RFC_7515_A1.input),
+    );
+    expect(encodeBase64Url(new Uint8Array(signature))).toBe(RFC_7515_A1.signature);
+  });
+
+  test('reproduces the Ed25519 signature of RFC 8037 Appendix A.4', async () => {
+    const spec = algorithmSpec('EdDSA');
+    const key = await crypto.subtle.importKey('jwk', RFC_8037_A4.key, importParams(spec), false, ['sign']);
+    const signature = await crypto.subtle.sign(
+      signParams(spec),
+      key,
+      new TextEncoder().encode(RFC_8037_A4.input),
+    );
+    expect(encodeBase64Url(new Uint8Array(signature))).toBe(RFC_8037_A4.signature);
   });
 
   test('recognises algorithm names case-sensitively (RFC 7515 §4.1.1)', () => {
