@@ -22,6 +22,29 @@ describe('shouldPrintServeBanner', () => {
   test('bun test runs with NODE_ENV=test and a piped stdout: no banner by default here', () => {
     expect(shouldPrintServeBanner(undefined)).toBe(false);
   });
+
+  test('true and false never ask the terminal; only the default does (issue 18: start-up)', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'process');
+    const real = globalThis.process;
+    let asked = 0;
+    Object.defineProperty(globalThis, 'process', {
+      configurable: true,
+      get() {
+        asked++;
+        return real;
+      },
+    });
+    try {
+      expect(shouldPrintServeBanner(false)).toBe(false);
+      expect(shouldPrintServeBanner(true)).toBe(true);
+      expect(asked).toBe(0);
+      expect(shouldPrintServeBanner(undefined)).toBe(false);
+      expect(asked).toBeGreaterThan(0);
+    } finally {
+      if (descriptor !== undefined) Object.defineProperty(globalThis, 'process', descriptor);
+    }
+    expect(globalThis.process).toBe(real);
+  });
 });
 
 describe('serveBannerOptions', () => {

@@ -20,13 +20,13 @@ export interface BannerApp {
  * person watching: standard output is a terminal and `NODE_ENV` is not `test` (`bun test` sets it), so
  * test runs, pipes, containers and process managers get the log line alone.
  */
-export function shouldPrintServeBanner(
-  option: unknown,
-  terminal: TerminalEnvironment = currentTerminal(),
-): boolean {
+export function shouldPrintServeBanner(option: unknown, terminal?: TerminalEnvironment): boolean {
   if (option === true) return true;
   if (option === false) return false;
-  return terminal.isTTY === true && terminal.env?.NODE_ENV !== 'test';
+  // The terminal is asked only now: `banner: false` spares every start that question (the tty
+  // binding, the environment), which a default parameter would ask first (issue 18, item 6).
+  const seen = terminal ?? currentTerminal();
+  return seen.isTTY === true && seen.env?.NODE_ENV !== 'test';
 }
 
 /** `bun 1.3.0`, `deno 2.5.0` or `node v24.1.0`: what runs this code. */
