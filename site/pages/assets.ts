@@ -26,8 +26,15 @@ function assetRepresentation(asset: SiteAsset): Representation {
 
 /** `GET /assets/*name` over some assets keyed by URL path (default `SITE_ASSETS`). */
 export function assetRoute(assets: ReadonlyMap<string, SiteAsset> = SITE_ASSETS): AnyRouteDefinition {
-  const reps = new Map<string, Representation>();
-  for (const [path, asset] of assets) reps.set(path, assetRepresentation(asset));
+  // Built with the first asset request: a start that serves no asset (a first page) skips it.
+  let reps: Map<string, Representation> | undefined;
+  const representations = (): Map<string, Representation> => {
+    if (reps === undefined) {
+      reps = new Map();
+      for (const [path, asset] of assets) reps.set(path, assetRepresentation(asset));
+    }
+    return reps;
+  };
   return {
     method: 'GET',
     path: '/assets/*name',
@@ -45,7 +52,7 @@ export function assetRoute(assets: ReadonlyMap<string, SiteAsset> = SITE_ASSETS)
     openapi: { exclude: true },
     handler: (ctx) => {
       // A lookup in the map built above: the name never reaches the filesystem.
-      const rep = reps.get(`/assets/${ctx.params.name as string}`);
+      const rep = representations().get(`/assets/${ctx.params.name as string}`);
       if (rep === undefined) {
         throw new NotFoundError({
           detail: 'There is no site asset with this name.',
