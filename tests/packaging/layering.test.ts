@@ -218,6 +218,7 @@ const CORE_LAYERS: Readonly<Record<string, number>> = {
   types: 0,
   errors: 0,
   schema: 0,
+  json: 0,
   logger: 0,
   security: 1,
   net: 1,

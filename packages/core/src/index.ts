@@ -18,6 +18,7 @@ export {
 } from './pipeline/planned-response.ts';
 export { connectNotSupportedError, hostProblem, type ServingAddress } from './pipeline/request-target.ts';
 export * from './errors/index.ts';
+export { isJsonObject, matchesJsonType } from './json/json-types.ts';
 export * from './logger/index.ts';
 export { RouteDefinitionError } from './router/index.ts';
 export * from './schema/index.ts';

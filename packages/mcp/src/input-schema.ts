@@ -4,6 +4,8 @@
 // Input is hostile: recursion follows the schema (depth-capped), never the value, and the problem
 // list is capped, so a huge or deeply nested argument costs linear time and bounded stack.
 
+import { isJsonObject, matchesJsonType } from '@charter/core';
+
 /** Keywords `validateMcpInput` enforces. */
 export const MCP_ENFORCED_KEYWORDS: readonly string[] = Object.freeze([
   'type',
@@ -86,12 +88,6 @@ function child(parent: Path | undefined, key: string | number): Path {
   return { parent, key };
 }
 
-function isPlainObject(value: unknown): value is SchemaObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 /** Own keyword only: a polluted `Object.prototype.maximum` must not change what a schema means. */
 function own(schema: SchemaObject, keyword: string): unknown {
   return Object.hasOwn(schema, keyword) ? schema[keyword] : undefined;
@@ -139,29 +135,8 @@ function typeOfValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isFinite(value) ? 'number' : 'non-finite number';
-  if (typeof value === 'object') return isPlainObject(value) ? 'object' : 'non-JSON object';
+  if (typeof value === 'object') return isJsonObject(value) ? 'object' : 'non-JSON object';
   return typeof value;
-}
-
-function matchesType(name: unknown, value: unknown): boolean {
-  switch (name) {
-    case 'null':
-      return value === null;
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isPlainObject(value);
-    default:
-      return false;
-  }
 }
 
 function typePhrase(name: unknown): string {
@@ -207,7 +182,7 @@ function jsonEqual(a: unknown, b: unknown, depth: number): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i], depth + 1)) return false;
     return true;
   }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
@@ -242,7 +217,7 @@ function bucketKey(value: unknown, depth: number): string {
     for (let i = 0; i < shown; i++) key += `${bucketKey(value[i], depth + 1)},`;
     return `${key}]`;
   }
-  if (!isPlainObject(value)) return 'x';
+  if (!isJsonObject(value)) return 'x';
   const names = Object.keys(value);
   if (depth >= 2 || names.length > 16) return `o${names.length}`;
   names.sort();
@@ -403,7 +378,7 @@ function checkObject(
     }
   }
   const propertiesKeyword = own(schema, 'properties');
-  const properties = isPlainObject(propertiesKeyword) ? propertiesKeyword : undefined;
+  const properties = isJsonObject(propertiesKeyword) ? propertiesKeyword : undefined;
   if (properties !== undefined) {
     for (const name of Object.keys(properties)) {
       if (out.full) return;
@@ -446,7 +421,7 @@ function checkTypeAndConstants(
 ): boolean {
   const type = own(schema, 'type');
   const names = typeof type === 'string' ? [type] : Array.isArray(type) ? type : [];
-  if (names.length > 0 && !names.some((name) => matchesType(name, value))) {
+  if (names.length > 0 && !names.some((name) => matchesJsonType(name, value))) {
     out.add(path, `must be ${listPhrase(names.map(typePhrase))}, got ${typeOfValue(value)}`);
     return false;
   }
@@ -488,7 +463,7 @@ function validateNode(
     out.add(path, 'is not allowed');
     return;
   }
-  if (!isPlainObject(schema)) {
+  if (!isJsonObject(schema)) {
     out.add(path, `cannot be checked: its schema is not a JSON Schema object or boolean`);
     return;
   }
@@ -496,7 +471,7 @@ function validateNode(
   if (typeof value === 'number') checkNumber(schema, value, path, out);
   else if (typeof value === 'string') checkString(schema, value, path, out);
   else if (Array.isArray(value)) checkArray(schema, value, path, depth, out);
-  else if (isPlainObject(value)) checkObject(schema, value, path, depth, out);
+  else if (isJsonObject(value)) checkObject(schema, value, path, depth, out);
 }
 
 /**
@@ -597,7 +572,7 @@ function checkKeywordShapes(walk: ShapeWalk, schema: SchemaObject, path: Path | 
     }
   }
   const properties = own(schema, 'properties');
-  if (properties !== undefined && !isPlainObject(properties)) {
+  if (properties !== undefined && !isJsonObject(properties)) {
     refuse(walk, child(path, 'properties'), `must be an object of schemas, got ${typeOfValue(properties)}`);
   }
   const prefixItems = own(schema, 'prefixItems');
@@ -609,7 +584,7 @@ function checkKeywordShapes(walk: ShapeWalk, schema: SchemaObject, path: Path | 
 /** Returns the height of the schema tree below `schema` (0 for a leaf). */
 function checkShape(walk: ShapeWalk, schema: unknown, path: Path | undefined, depth: number): number {
   if (typeof schema === 'boolean') return 0;
-  if (!isPlainObject(schema)) {
+  if (!isJsonObject(schema)) {
     refuse(walk, path, `must be a JSON Schema (an object or a boolean), got ${typeOfValue(schema)}`);
   }
   if (walk.active.has(schema))
@@ -625,7 +600,7 @@ function checkShape(walk: ShapeWalk, schema: unknown, path: Path | undefined, de
   checkKeywordShapes(walk, schema, path);
   const below: [unknown, Path][] = [];
   const properties = own(schema, 'properties');
-  if (isPlainObject(properties)) {
+  if (isJsonObject(properties)) {
     const at = child(path, 'properties');
     for (const name of Object.keys(properties)) below.push([properties[name], child(at, name)]);
   }
@@ -647,7 +622,7 @@ function checkShape(walk: ShapeWalk, schema: unknown, path: Path | undefined, de
  * with `where` unless it is an object-rooted schema whose enforced keywords are well formed.
  */
 export function assertMcpInputSchema(schema: unknown, where: string): void {
-  if (!isPlainObject(schema))
+  if (!isJsonObject(schema))
     throw new TypeError(`${where} must be a JSON Schema object, got ${typeOfValue(schema)}`);
   // MCP tool schemas describe the `arguments` object (and `structuredContent`), so the root is an object.
   if (own(schema, 'type') !== 'object') {

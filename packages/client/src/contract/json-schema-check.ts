@@ -6,7 +6,7 @@
  * so `#/components/schemas/Name` works. `format` is an annotation (Validation §7.2.1) and is not
  * asserted. Recursion follows the schema and is depth-capped; the issue list is capped.
  */
-import type { JsonSchema } from '@charter/core';
+import { type JsonSchema, matchesJsonType } from '@charter/core';
 
 /** Schema levels followed before giving up on a branch (a cyclic `$ref` chain stops here). */
 const MAX_DEPTH = 64;
@@ -26,28 +26,6 @@ function where(path: Path): string {
 function show(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** JSON's own types of a value (§6.1.1); an integer is also a number. */
-function typeMatches(name: unknown, value: unknown): boolean {
-  switch (name) {
-    case 'null':
-      return value === null;
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isObject(value);
-    default:
-      return false;
-  }
 }
 
 /** Structural equality of JSON values (§4.2.2: objects by members, regardless of order). */
@@ -142,7 +120,7 @@ class Checker {
     }
     if (s.type !== undefined) {
       const names = Array.isArray(s.type) ? s.type : [s.type];
-      if (!names.some((name) => typeMatches(name, value))) {
+      if (!names.some((name) => matchesJsonType(name, value))) {
         return this.add(path, `must be ${names.join(' or ')} (was ${show(value)})`);
       }
     }
