@@ -18,14 +18,20 @@ function openStream(handler: ReturnType<typeof sessionHandler>, id: string, last
   });
 }
 
+/** A new session subscribed to WATCHED, its GET stream open and the first update (event 1) read from it. */
+async function watchingSession() {
+  const handler = sessionHandler();
+  const id = await initialize(handler);
+  await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
+  const stream = new SseReader((await openStream(handler, id)).body);
+  await handler.notifyResourceUpdated(WATCHED);
+  await stream.next();
+  return { handler, id, stream };
+}
+
 describe('Last-Event-ID on the GET stream', () => {
   test('messages carry increasing event ids', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
-    const events = new SseReader((await openStream(handler, id)).body);
-    await handler.notifyResourceUpdated(WATCHED);
-    await events.next();
+    const { handler, stream: events } = await watchingSession();
     expect(events.lastId).toBe('1');
     await handler.notifyResourceUpdated(WATCHED);
     await events.next();
@@ -34,12 +40,7 @@ describe('Last-Event-ID on the GET stream', () => {
   });
 
   test('a request sent while the stream was down is replayed after the last id seen, then answered', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
-    const first = new SseReader((await openStream(handler, id)).body);
-    await handler.notifyResourceUpdated(WATCHED);
-    await first.next();
+    const { handler, id, stream: first } = await watchingSession();
     const seen = first.lastId as string;
     await first.cancel();
     // No stream open: the roots/list request is recorded (event 2) and waits for the client.
@@ -67,12 +68,7 @@ describe('Last-Event-ID on the GET stream', () => {
   });
 
   test('a Last-Event-ID at the newest event replays nothing; a malformed one is ignored', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
-    const first = new SseReader((await openStream(handler, id)).body);
-    await handler.notifyResourceUpdated(WATCHED);
-    await first.next();
+    const { handler, id, stream: first } = await watchingSession();
     await first.cancel();
     for (const lastEventId of ['1', 'not-a-number']) {
       const events = new SseReader((await openStream(handler, id, lastEventId)).body);
@@ -123,18 +119,20 @@ async function askOnPostStream(handler: ReturnType<typeof sessionHandler>, id: s
   return { events, request, eventId, key };
 }
 
+/** A new session whose `ask_model` call `callId` is waiting on its POST stream (see `askOnPostStream`). */
+async function askInNewSession(callId: string) {
+  const handler = sessionHandler();
+  const id = await initialize(handler);
+  return { handler, id, ...(await askOnPostStream(handler, id, callId)) };
+}
+
 const answer = (handler: ReturnType<typeof sessionHandler>, id: string, requestId: string) =>
   call(handler, { headers: inSession(id), body: { jsonrpc: '2.0', id: requestId, result: SAMPLED } });
 
 describe("Last-Event-ID of a POST's own stream", () => {
   test('dropped before its answer: the tool goes on, a GET with the last id gets the rest of that stream and ends', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
     // The session's GET stream has events of its own, which a POST stream's resume must not carry.
-    await call(handler, { headers: inSession(id), body: rpc('resources/subscribe', { uri: WATCHED }) });
-    const getStream = new SseReader((await openStream(handler, id)).body);
-    await handler.notifyResourceUpdated(WATCHED);
-    await getStream.next();
+    const { handler, id, stream: getStream } = await watchingSession();
     expect(getStream.lastId).toBe('1');
     const { events, request, eventId, key } = await askOnPostStream(handler, id, 'dropped');
     await events.cancel();
@@ -160,9 +158,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
   });
 
   test('resumed while the tool still waits: the response arrives live on the resumed stream, once', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    const { events, request, eventId, key } = await askOnPostStream(handler, id, 'live');
+    const { handler, id, events, request, eventId, key } = await askInNewSession('live');
     await events.cancel();
     const replay = new SseReader((await openStream(handler, id, eventId)).body);
     expect((await answer(handler, id, request.id)).status).toBe(202);
@@ -173,9 +169,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
   });
 
   test('one resume of a stream at a time per instance: a second is 409 until the first ends', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    const { events, request, eventId } = await askOnPostStream(handler, id, 'twice');
+    const { handler, id, events, request, eventId } = await askInNewSession('twice');
     await events.cancel();
     const first = new SseReader((await openStream(handler, id, eventId)).body);
     const second = await openStream(handler, id, eventId);
@@ -192,9 +186,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
   });
 
   test('resumed from before the sampling request: it is sent again, then the response', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    const { events, request, key } = await askOnPostStream(handler, id, 'again');
+    const { handler, id, events, request, key } = await askInNewSession('again');
     await events.cancel();
     const replay = new SseReader((await openStream(handler, id, `${key}.0`)).body);
     expect(((await replay.next()) as { id: string }).id).toBe(request.id);
@@ -206,9 +198,7 @@ describe("Last-Event-ID of a POST's own stream", () => {
   });
 
   test('resumed at its response: nothing to replay, the stream ends at once', async () => {
-    const handler = sessionHandler();
-    const id = await initialize(handler);
-    const { events, request, key } = await askOnPostStream(handler, id, 'done');
+    const { handler, id, events, request, key } = await askInNewSession('done');
     await answer(handler, id, request.id);
     expect(((await events.next()) as { id: string }).id).toBe('done');
     expect(events.lastId).toBe(`${key}.3`);
