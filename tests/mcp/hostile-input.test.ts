@@ -9,6 +9,7 @@ import {
   createFixture,
   expectAccepted,
   expectBatch,
+  expectMethodNotFound,
   expectProblem,
   expectRpcError,
   expectRpcResult,
@@ -389,28 +390,17 @@ describe('Content-Type', () => {
 
 describe('unknown methods in both eras', () => {
   test('legacy: HTTP 200 with -32601', async () => {
-    await expectRpcError(await legacyPost(app, rpc('admin/shutdown', {}, 'u1')), {
-      status: 200,
-      code: -32601,
-      id: 'u1',
-      message: 'Method not found: "admin/shutdown"',
-    });
+    await expectMethodNotFound(app, 'legacy', { method: 'admin/shutdown', id: 'u1' });
   });
 
   test('modern: HTTP 404 with -32601', async () => {
-    await expectRpcError(await modernPost(app, modern('admin/shutdown', {}, 'u2')), {
-      status: 404,
-      code: -32601,
-      id: 'u2',
-      message: 'Method not found: "admin/shutdown"',
-    });
+    await expectMethodNotFound(app, 'modern', { method: 'admin/shutdown', id: 'u2' });
   });
 
   test('a very long unknown method name is cut in the message', async () => {
     const method = `x/${'m'.repeat(5000)}`;
-    const error = await expectRpcError(await legacyPost(app, rpc(method, {}, 'u3')), {
-      status: 200,
-      code: -32601,
+    const error = await expectMethodNotFound(app, 'legacy', {
+      method,
       id: 'u3',
       message: 'Method not found',
     });

@@ -12,6 +12,7 @@ import {
   createFixture,
   expectAccepted,
   expectBatch,
+  expectMethodNotFound,
   expectProblem,
   expectRpcError,
   expectRpcResult,
@@ -475,27 +476,21 @@ describe('completion/complete (declared: the fixture has completers)', () => {
 
 describe('legacy dispatch', () => {
   test('an unknown method is -32601 with HTTP 200 in the legacy era', async () => {
-    await expectRpcError(await legacyPost(app, rpc('tools/destroy', {}, 'u')), {
-      status: 200,
-      code: -32601,
-      id: 'u',
-      message: 'Method not found: "tools/destroy"',
-    });
+    await expectMethodNotFound(app, 'legacy', { method: 'tools/destroy', id: 'u' });
   });
 
   test('server/discover does not exist in the legacy era', async () => {
-    await expectRpcError(await legacyPost(app, rpc('server/discover', {}, 'd')), {
-      status: 200,
-      code: -32601,
+    await expectMethodNotFound(app, 'legacy', {
+      method: 'server/discover',
       id: 'd',
       message: 'server/discover',
     });
   });
 
   test('resources/subscribe is not offered (no resources.subscribe capability)', async () => {
-    await expectRpcError(await legacyPost(app, rpc('resources/subscribe', { uri: 'docs://readme' }, 's')), {
-      status: 200,
-      code: -32601,
+    await expectMethodNotFound(app, 'legacy', {
+      method: 'resources/subscribe',
+      params: { uri: 'docs://readme' },
       id: 's',
       message: 'resources/subscribe',
     });

@@ -11,6 +11,7 @@ import {
   ALL_VERSIONS_NEWEST_FIRST,
   createFixture,
   expectAccepted,
+  expectMethodNotFound,
   expectRpcError,
   expectRpcResult,
   firstText,
@@ -580,12 +581,7 @@ describe('modern ladder step 10: Mcp-Param-* mirror x-mcp-header arguments', () 
 
 describe('modern dispatch: unknown and removed methods', () => {
   test('an unknown method is HTTP 404 with -32601', async () => {
-    await expectRpcError(await modernPost(app, modern('tools/destroy', {}, 70)), {
-      status: 404,
-      code: -32601,
-      id: 70,
-      message: 'Method not found: "tools/destroy"',
-    });
+    await expectMethodNotFound(app, 'modern', { method: 'tools/destroy', id: 70 });
   });
 
   for (const method of [
@@ -600,9 +596,9 @@ describe('modern dispatch: unknown and removed methods', () => {
         method === 'initialize'
           ? { protocolVersion: MODERN, capabilities: {} }
           : { uri: 'docs://readme', level: 'info' };
-      await expectRpcError(await modernPost(app, modern(method, params, `removed-${method}`)), {
-        status: 404,
-        code: -32601,
+      await expectMethodNotFound(app, 'modern', {
+        method,
+        params,
         id: `removed-${method}`,
         message: 'not part of protocol revision 2026-07-28',
       });
@@ -611,15 +607,12 @@ describe('modern dispatch: unknown and removed methods', () => {
 
   test('subscriptions/listen on a server with nothing to notify (no resources) is 404 -32601', async () => {
     const toolsOnly = createFixture({ handler: { resources: [], resourceTemplates: [] } });
-    await expectRpcError(
-      await modernPost(toolsOnly.app, modern('subscriptions/listen', { notifications: {} }, 71)),
-      {
-        status: 404,
-        code: -32601,
-        id: 71,
-        message: 'nothing to notify',
-      },
-    );
+    await expectMethodNotFound(toolsOnly.app, 'modern', {
+      method: 'subscriptions/listen',
+      params: { notifications: {} },
+      id: 71,
+      message: 'nothing to notify',
+    });
   });
 
   test('subscriptions/listen on a server with resources is served (tests/mcp/listen.test.ts): an event stream', async () => {
@@ -630,9 +623,9 @@ describe('modern dispatch: unknown and removed methods', () => {
   });
 
   test('subscriptions/listen in the legacy era stays an unknown method: 200 -32601', async () => {
-    await expectRpcError(await legacyPost(app, rpc('subscriptions/listen', { notifications: {} }, 75)), {
-      status: 200,
-      code: -32601,
+    await expectMethodNotFound(app, 'legacy', {
+      method: 'subscriptions/listen',
+      params: { notifications: {} },
       id: 75,
       message: 'subscriptions/listen',
     });
@@ -655,12 +648,7 @@ describe('modern dispatch: unknown and removed methods', () => {
 
   test('a method name of prototype keys is unknown, not a crash', async () => {
     for (const method of ['toString', 'hasOwnProperty', 'valueOf']) {
-      await expectRpcError(await modernPost(app, modern(method, {}, 73)), {
-        status: 404,
-        code: -32601,
-        id: 73,
-        message: method,
-      });
+      await expectMethodNotFound(app, 'modern', { method, id: 73, message: method });
     }
   });
 });

@@ -14,6 +14,7 @@ import {
   inputRequired,
   MCP_META_KEYS,
   type McpHandler,
+  type McpEra,
   type McpHandlerOptions,
   type McpPrompt,
   type McpRequestContext,
@@ -482,6 +483,32 @@ export async function expectRpcError(res: Response, expected: ExpectedError): Pr
   if (typeof expected.message === 'string') expect(error.message).toContain(expected.message);
   else expect(error.message).toMatch(expected.message);
   return error;
+}
+
+/** A request `expectMethodNotFound` sends, and the part of the error message it expects. */
+export interface UnknownMethodCase {
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+  readonly id: string | number;
+  /** Default: `Method not found: "<method>"`. */
+  readonly message?: string | RegExp;
+}
+
+/**
+ * POSTs `method` to `target` as a request of `era` (`rpc` for legacy, `modern` with `_meta` for
+ * 2026-07-28) and asserts JSON-RPC -32601 Method not found for its id: HTTP 200 in the legacy era,
+ * HTTP 404 in the modern one.
+ */
+export async function expectMethodNotFound(
+  target: App | McpHandler,
+  era: McpEra,
+  { method, params = {}, id, message = `Method not found: "${method}"` }: UnknownMethodCase,
+): Promise<RpcErrorObject> {
+  const res =
+    era === 'legacy'
+      ? await legacyPost(target, rpc(method, params, id))
+      : await modernPost(target, modern(method, params, id));
+  return expectRpcError(res, { status: era === 'legacy' ? 200 : 404, code: -32601, id, message });
 }
 
 /** Asserts a JSON-RPC success response (HTTP 200) with this id and returns its result. */
