@@ -5,7 +5,14 @@
  * this process. (tests/websocket runs the same app on both adapters inside Bun.)
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { Client, HANDSHAKE_LINES, Raw, within } from '../websocket/support.ts';
+import {
+  Client,
+  HANDSHAKE_LINES,
+  handshakeStatus,
+  Raw,
+  rawFrameTests,
+  within,
+} from '../websocket/support.ts';
 import { HOST_START_TIMEOUT_MS, type HostLine, sharedHost } from './fixtures/node24.ts';
 
 const host = sharedHost();
@@ -25,16 +32,6 @@ const events = (server: Started, name?: string): HostLine[] =>
   server.node.lines.filter(
     (l) => l.server === server.server && l.event !== undefined && (name === undefined || l.event === name),
   );
-
-async function handshakeStatus(server: Started, path: string, extra: string[] = []) {
-  const raw = await Raw.open(server.port);
-  raw.socket.write(
-    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${[...HANDSHAKE_LINES, ...extra].join('\r\n')}\r\n\r\n`,
-  );
-  const head = await raw.head();
-  raw.socket.destroy();
-  return head;
-}
 
 describe('app.ws on charter/node (real Node 24)', () => {
   test('the server runs under Node 24, not Bun', async () => {
@@ -196,76 +193,7 @@ describe('app.ws on charter/node (real Node 24)', () => {
 });
 
 describe('the Node adapter speaks RFC 6455 on raw TCP (real Node 24)', () => {
-  test('an HTTP/1.0 request is never upgraded (RFC 9110 §7.8): 426; HTTP/1.1 switches', async () => {
-    const server = await start();
-    const raw = await Raw.open(server.port);
-    raw.socket.write(
-      `GET /echo/a HTTP/1.0\r\nHost: 127.0.0.1:${server.port}\r\n${HANDSHAKE_LINES.join('\r\n')}\r\n\r\n`,
-    );
-    await raw.until(() => raw.received.includes('\r\n\r\n'), 'the response head');
-    const head = raw.received.toString('latin1');
-    expect(head).toMatch(/^HTTP\/1\.[01] 426 /);
-    expect(head.toLowerCase()).toContain('content-type: application/problem+json');
-    expect(head.toLowerCase()).not.toContain('sec-websocket-accept');
-    raw.socket.destroy();
-    expect((await handshakeStatus(server, '/echo/a')).status).toBe(101);
-  });
-
-  async function upgraded(): Promise<Raw> {
-    const server = await start();
-    const raw = await Raw.open(server.port);
-    await raw.upgrade('/echo/a');
-    return raw;
-  }
-
-  test('a masked text frame is echoed unmasked; a ping gets a pong with the same data', async () => {
-    const raw = await upgraded();
-    raw.frame(0x1, 'hi');
-    raw.frame(0x9, 'ping!');
-    await raw.until(() => raw.frames().length >= 2, 'two frames');
-    // The pong may overtake the echo: it is written at once, the message waits for the open phase.
-    const echo = raw.frames().find((f) => f.opcode === 0x1);
-    const pong = raw.frames().find((f) => f.opcode === 0xa);
-    expect([echo?.opcode, new TextDecoder().decode(echo?.payload), echo?.masked]).toEqual([0x1, 'hi', false]);
-    expect([pong?.opcode, new TextDecoder().decode(pong?.payload)]).toEqual([0xa, 'ping!']);
-    raw.socket.destroy();
-  });
-
-  test('fragmented messages with an interleaved ping are reassembled', async () => {
-    const raw = await upgraded();
-    raw.frame(0x1, 'frag', { fin: false });
-    raw.frame(0x9, '');
-    raw.frame(0x0, 'mented');
-    await raw.until(() => raw.frames().some((f) => f.opcode === 0x1), 'the echo');
-    expect(new TextDecoder().decode(raw.frames().find((f) => f.opcode === 0x1)?.payload)).toBe('fragmented');
-    raw.socket.destroy();
-  });
-
-  test('a Close is echoed with its code and the server ends the connection', async () => {
-    const raw = await upgraded();
-    raw.frame(0x8, new Uint8Array([0x0f, 0xa0, 0x62]));
-    expect(await raw.closeCode()).toBe(4000);
-    await within(raw.ended, 3000, 'the TCP close');
-  });
-
-  const cases: [string, (raw: Raw) => void, number][] = [
-    ['an unmasked frame', (raw) => raw.frame(0x1, 'x', { unmasked: true }), 1002],
-    ['a reserved opcode', (raw) => raw.frame(0x3, 'x'), 1002],
-    ['a reserved bit', (raw) => raw.frame(0x1, 'x', { rsv: 4 }), 1002],
-    ['invalid UTF-8 in text', (raw) => raw.frame(0x1, new Uint8Array([0xc3, 0x28])), 1007],
-    ['an oversized control frame', (raw) => raw.frame(0x9, new Uint8Array(126)), 1002],
-    ['a fragmented control frame', (raw) => raw.frame(0x9, 'x', { fin: false }), 1002],
-    ['a continuation with no message', (raw) => raw.frame(0x0, 'x'), 1002],
-    ['a Close with an invalid code', (raw) => raw.frame(0x8, new Uint8Array([0x03, 0xed])), 1002],
-  ];
-  for (const [what, send, code] of cases) {
-    test(`${what} closes the connection with ${code}`, async () => {
-      const raw = await upgraded();
-      send(raw);
-      expect(await raw.closeCode()).toBe(code);
-      await within(raw.ended, 3000, 'the TCP close');
-    });
-  }
+  rawFrameTests(start);
 });
 
 describe('the Node WebSocket engine (real Node 24)', () => {
