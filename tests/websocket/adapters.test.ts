@@ -4,10 +4,10 @@
  * against the Node adapter's own RFC 6455 implementation.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { App, UnauthorizedError } from '@charter/core';
+import { App } from '@charter/core';
 import { serve as serveBun } from '@charter/bun';
 import { serve as serveNode } from '@charter/node';
-import { wsRateLimit } from '@charter/websocket';
+import { wsTestRoutes } from './fixtures/ws-app.ts';
 import { Client, HANDSHAKE_LINES, handshakeStatus, Raw, rawFrameTests, within } from './support.ts';
 
 interface Server {
@@ -26,42 +26,13 @@ const adapters = {
   node: async (app: App): Promise<Server> => serveNode(app, { port: 0, signals: false }),
 };
 
-/** The app every adapter test serves. */
+/** The app every adapter test serves; its events as `open <room> <protocol>`, `close <code> <reason>`, `error <message>`. */
 function testApp(events: string[] = []) {
   const app = new App({ logger: false });
-  app.use({
-    preBody: (ctx) => {
-      if (ctx.route.path === '/private' && ctx.headers.authorization !== 'Bearer ok')
-        throw new UnauthorizedError();
-    },
-  });
-  app.get('/hello', { responses: { 200: {} } }, () => ({ status: 200 }));
-  app.ws('/echo/:room', {
-    allowedSubprotocols: ['chat.v2', 'chat.v1'],
-    maxPayloadLength: 1000,
-    open(conn, ctx) {
-      events.push(`open ${ctx.params.room} ${conn.protocol}`);
-    },
-    message(conn, message) {
-      if (message === 'close-me') conn.close(4001, 'asked');
-      else conn.send(message);
-    },
-    close(_conn, code, reason) {
-      events.push(`close ${code} ${reason}`);
-    },
-  });
-  app.ws('/private', { open: (conn) => void conn.send('welcome') });
-  app.ws('/limited', {
-    beforeUpgrade: wsRateLimit({ windowMs: 60_000, max: 1 }),
-    open: (conn) => void conn.send('in'),
-  });
-  app.ws('/boom', {
-    message() {
-      throw new Error('handler bug');
-    },
-    error(_conn, error) {
-      events.push(`error ${(error as Error).message}`);
-    },
+  wsTestRoutes(app, (e) => {
+    if (e.event === 'open') events.push(`open ${e.room} ${e.protocol}`);
+    else if (e.event === 'close') events.push(`close ${e.code} ${e.reason}`);
+    else events.push(`error ${e.message}`);
   });
   return app;
 }
