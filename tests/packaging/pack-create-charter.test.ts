@@ -125,9 +125,7 @@ describe('bunx create-charter <folder> (bun template)', () => {
   });
 
   test('it type-checks strictly with its own tsconfig', async () => {
-    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-    expect(result.out).toBe('');
-    expect(result.code).toBe(0);
+    await expectTypeChecks(project);
   });
 
   test('bun src/server.ts serves the app', async () => {
@@ -188,9 +186,7 @@ describe('npm exec create-charter <folder> --template node (Node 24)', () => {
   });
 
   test('it type-checks strictly with its own tsconfig (NodeNext)', async () => {
-    const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-    expect(result.out).toBe('');
-    expect(result.code).toBe(0);
+    await expectTypeChecks(project);
   });
 
   test('node src/server.ts serves the app under Node 24', async () => {
@@ -210,18 +206,45 @@ async function bin(args: string[]): Promise<Ran> {
   return run([NODE24, join(dir, 'package', 'dist', 'create-charter.js'), ...args], work);
 }
 
-describe('create-charter <folder> --template deno', () => {
-  const project = join(work, 'deno-demo');
-  let created: Ran;
+/**
+ * Registers a `beforeAll` that creates `folder` from `template` with the packed bin and installs it
+ * offline with bun install (`deno install` links a file: tarball instead of unpacking it, so the deno
+ * template's tarball goes in with bun install too). `created` is set once it ran.
+ */
+function createWithBin(folder: string, template: string, types = '@types/bun') {
+  const state = { project: join(work, folder), created: undefined as unknown as Ran };
   beforeAll(async () => {
-    created = await bin(['deno-demo', '--template', 'deno', '--charter', `file:${tarballs.charter}`]);
-    // `deno install` links a file: tarball instead of unpacking it, so the tarball goes in with bun install.
-    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/node');
+    state.created = await bin([folder, '--template', template, '--charter', `file:${tarballs.charter}`]);
+    if (state.created.code === 0) {
+      await installOffline(state.project, [process.execPath, 'install'], {}, types);
+    }
   }, 120_000);
+  return state;
+}
+
+/** `tsc` with the project's own (strict) tsconfig reports nothing. */
+async function expectTypeChecks(project: string): Promise<void> {
+  const result = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+  expect(result.out).toBe('');
+  expect(result.code).toBe(0);
+}
+
+/** The project's test script (charter check, then bun test) passes `passes` tests, and it type-checks. */
+async function expectTestScriptAndTypes(project: string, passes: number): Promise<void> {
+  const result = await run([process.execPath, 'run', 'test'], project);
+  expect(result.out).toContain('no contract issue');
+  expect(result.out).toContain(`${passes} pass`);
+  expect(result.code).toBe(0);
+  await expectTypeChecks(project);
+}
+
+describe('create-charter <folder> --template deno', () => {
+  const demo = createWithBin('deno-demo', 'deno', '@types/node');
+  const project = demo.project;
 
   test('creates the project and prints the deno commands', () => {
-    expect(created.code).toBe(0);
-    expect(created.out).toContain('deno task test');
+    expect(demo.created.code).toBe(0);
+    expect(demo.created.out).toContain('deno task test');
     for (const file of ['deno.json', 'Dockerfile', 'README.md', 'src/main.ts', 'test/app.test.ts']) {
       expect(existsSync(join(project, file))).toBe(true);
     }
@@ -242,25 +265,16 @@ describe('create-charter <folder> --template deno', () => {
 });
 
 describe('create-charter <folder> --template cloudflare', () => {
-  const project = join(work, 'worker-demo');
-  let created: Ran;
-  beforeAll(async () => {
-    created = await bin(['worker-demo', '--template', 'cloudflare', '--charter', `file:${tarballs.charter}`]);
-    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
-  }, 120_000);
+  const demo = createWithBin('worker-demo', 'cloudflare');
+  const project = demo.project;
 
   test('creates the project with its Wrangler settings', () => {
-    expect(created.code).toBe(0);
+    expect(demo.created.code).toBe(0);
     expect(readFileSync(join(project, 'wrangler.toml'), 'utf8')).toContain('name = "worker-demo"');
   });
 
   test('its test script (charter check, bun test) passes and it type-checks', async () => {
-    const result = await run([process.execPath, 'run', 'test'], project);
-    expect(result.out).toContain('no contract issue');
-    expect(result.out).toContain('5 pass');
-    expect(result.code).toBe(0);
-    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-    expect(types.out).toBe('');
+    await expectTestScriptAndTypes(project, 5);
   });
 
   test('the Worker, bundled from the project, answers in workerd (miniflare)', async () => {
@@ -286,44 +300,26 @@ describe('create-charter <folder> --template cloudflare', () => {
 });
 
 describe('create-charter <folder> --template vercel', () => {
-  const project = join(work, 'vercel-demo');
-  let created: Ran;
-  beforeAll(async () => {
-    created = await bin(['vercel-demo', '--template', 'vercel', '--charter', `file:${tarballs.charter}`]);
-    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
-  }, 120_000);
+  const demo = createWithBin('vercel-demo', 'vercel');
+  const project = demo.project;
 
   test('creates the project with its catch-all function', () => {
-    expect(created.code).toBe(0);
+    expect(demo.created.code).toBe(0);
     expect(existsSync(join(project, 'api', '[[...route]].ts'))).toBe(true);
   });
 
   test('its test script (charter check, bun test) passes and it type-checks', async () => {
-    const result = await run([process.execPath, 'run', 'test'], project);
-    expect(result.out).toContain('no contract issue');
-    expect(result.out).toContain('5 pass');
-    expect(result.code).toBe(0);
-    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-    expect(types.out).toBe('');
+    await expectTestScriptAndTypes(project, 5);
   });
 });
 
 describe('create-charter <folder> --template lambda', () => {
-  const project = join(work, 'lambda-demo');
-  let created: Ran;
-  beforeAll(async () => {
-    created = await bin(['lambda-demo', '--template', 'lambda', '--charter', `file:${tarballs.charter}`]);
-    if (created.code === 0) await installOffline(project, [process.execPath, 'install'], {}, '@types/bun');
-  }, 120_000);
+  const demo = createWithBin('lambda-demo', 'lambda');
+  const project = demo.project;
 
   test('its test script (charter check, bun test) passes and it type-checks', async () => {
-    expect(created.code).toBe(0);
-    const result = await run([process.execPath, 'run', 'test'], project);
-    expect(result.out).toContain('no contract issue');
-    expect(result.out).toContain('5 pass');
-    expect(result.code).toBe(0);
-    const types = await run([TSC, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-    expect(types.out).toBe('');
+    expect(demo.created.code).toBe(0);
+    await expectTestScriptAndTypes(project, 5);
   });
 
   test('bun run build bundles a handler that Node 24 runs with an HTTP API event', async () => {
