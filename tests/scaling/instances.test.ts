@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type RestartableRedis, startRestartableRedis } from '../redis/support/restartable-redis.ts';
 import {
   type AppProcess,
-  reportedPort,
-  spawnApp,
+  figuresPrintedAfterAll,
+  spawnInstancePair,
   stopProcessesAfterAll,
   timed,
 } from './support/processes.ts';
@@ -27,22 +27,15 @@ stopProcessesAfterAll();
 beforeAll(async () => {
   redis = await startRestartableRedis();
   const env = { REDIS_URL: redis.url, SESSION_SECRET: 'scaling-test-secret-'.repeat(3) };
-  [a, b] = await Promise.all([
-    spawnApp('A', SCRIPT, { ...env, INSTANCE: 'A', REDIS_CLIENT: 'bun' }, reportedPort),
-    spawnApp('B', SCRIPT, { ...env, INSTANCE: 'B', REDIS_CLIENT: 'node-redis' }, reportedPort),
-  ]);
+  [a, b] = await spawnInstancePair(SCRIPT, env);
 }, 60_000);
-
-// The latencies measured while Redis was down, printed with SCALING_FIGURES=1 (the guide quotes them).
-const figures: Record<string, number[]> = {};
-function record(label: string, ms: number): void {
-  (figures[label] ??= []).push(Math.round(ms));
-}
 
 afterAll(async () => {
   await redis?.stop();
-  if (process.env.SCALING_FIGURES === '1') console.log(`figures (ms): ${JSON.stringify(figures)}`);
 });
+
+// The latencies measured while Redis was down, printed with SCALING_FIGURES=1 (the guide quotes them).
+const record = figuresPrintedAfterAll('figures (ms)');
 
 type Json = Record<string, any>;
 

@@ -17,8 +17,8 @@ import { SseReader } from '../mcp/session-support.ts';
 import { type RestartableRedis, startRestartableRedis } from '../redis/support/restartable-redis.ts';
 import {
   type AppProcess,
-  reportedPort,
-  spawnApp,
+  figuresPrintedAfterAll,
+  spawnInstancePair,
   stopProcessesAfterAll,
   timed,
 } from './support/processes.ts';
@@ -53,22 +53,15 @@ stopProcessesAfterAll();
 beforeAll(async () => {
   redis = await startRestartableRedis();
   const env = { REDIS_URL: redis.url, CLIENT_REQUEST_TIMEOUT_MS: String(CLIENT_REQUEST_TIMEOUT_MS) };
-  [a, b] = await Promise.all([
-    spawnApp('A', SCRIPT, { ...env, INSTANCE: 'A', REDIS_CLIENT: 'bun' }, reportedPort),
-    spawnApp('B', SCRIPT, { ...env, INSTANCE: 'B', REDIS_CLIENT: 'node-redis' }, reportedPort),
-  ]);
+  [a, b] = await spawnInstancePair(SCRIPT, env);
 }, 60_000);
-
-// The latencies measured while Redis was down, printed with SCALING_FIGURES=1.
-const figures: Record<string, number[]> = {};
-function record(label: string, ms: number): void {
-  (figures[label] ??= []).push(Math.round(ms));
-}
 
 afterAll(async () => {
   await redis?.stop();
-  if (process.env.SCALING_FIGURES === '1') console.log(`mcp figures (ms): ${JSON.stringify(figures)}`);
 });
+
+// The latencies measured while Redis was down, printed with SCALING_FIGURES=1.
+const record = figuresPrintedAfterAll('mcp figures (ms)');
 
 describe('one MCP session on two instances', () => {
   test("initialized on A, it continues on B: tools/list and tools/call on B with A's Mcp-Session-Id", async () => {

@@ -94,6 +94,32 @@ export function sitePort(line: string): number | undefined {
   return url === undefined ? undefined : Number(new URL(url).port);
 }
 
+/**
+ * Spawns the two instances of `script` the multi-instance tests use, both with `env` (the shared
+ * Redis among it): A on Bun's built-in Redis client, B on node-redis.
+ */
+export function spawnInstancePair(
+  script: string,
+  env: Record<string, string>,
+): Promise<[AppProcess, AppProcess]> {
+  return Promise.all([
+    spawnApp('A', script, { ...env, INSTANCE: 'A', REDIS_CLIENT: 'bun' }, reportedPort),
+    spawnApp('B', script, { ...env, INSTANCE: 'B', REDIS_CLIENT: 'node-redis' }, reportedPort),
+  ]);
+}
+
+/**
+ * Collects latencies by label and, with SCALING_FIGURES=1, prints them after the file's tests as
+ * `<title>: {...}` (the guide quotes them). Returns the function that records one.
+ */
+export function figuresPrintedAfterAll(title: string): (label: string, ms: number) => void {
+  const figures: Record<string, number[]> = {};
+  afterAll(() => {
+    if (process.env.SCALING_FIGURES === '1') console.log(`${title}: ${JSON.stringify(figures)}`);
+  });
+  return (label, ms) => void (figures[label] ??= []).push(Math.round(ms));
+}
+
 /** Times `work`, in ms. */
 export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
