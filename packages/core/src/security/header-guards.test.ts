@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { BadRequestError } from '../errors/index.ts';
+import { badRequestDetail } from './__fixtures__/bad-request.ts';
 import {
   assertNoDuplicateSingletonHeaders,
   assertNoReservedInternalHeaders,
@@ -8,17 +9,6 @@ import {
   sanitizeHeaderName,
   sanitizeHeaderValue,
 } from './header-guards.ts';
-
-function detailOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as BadRequestError).status).toBe(400);
-    return (error as BadRequestError).detail ?? '';
-  }
-  throw new Error('expected a throw');
-}
 
 describe('isHttpToken', () => {
   test('accepts tchar strings and refuses empty strings, separators and non-ASCII', () => {
@@ -49,7 +39,7 @@ describe('sanitizeHeaderValue', () => {
   });
 
   test('refuses CR and LF, so a value cannot start a new header (response splitting)', () => {
-    const detail = detailOf(() => sanitizeHeaderValue('x\r\nSet-Cookie: sid=evil', 'Location'));
+    const detail = badRequestDetail(() => sanitizeHeaderValue('x\r\nSet-Cookie: sid=evil', 'Location'));
     expect(detail).toContain('"location"');
     expect(detail).toContain('control character');
     expect(detail).not.toContain('evil');
@@ -91,7 +81,7 @@ describe('assertNoDuplicateSingletonHeaders', () => {
   for (const name of DEFAULT_SINGLETON_HEADERS) {
     test(`refuses a second ${name} in Node rawHeaders, any case, without echoing the value`, () => {
       const raw = [name.toUpperCase(), 'secret-one', name, 'secret-two'];
-      const detail = detailOf(() => assertNoDuplicateSingletonHeaders(raw));
+      const detail = badRequestDetail(() => assertNoDuplicateSingletonHeaders(raw));
       expect(detail).toContain(`"${name}"`);
       expect(detail).not.toContain('secret');
     });
@@ -141,7 +131,7 @@ describe('assertNoReservedInternalHeaders', () => {
     expect(() => assertNoReservedInternalHeaders(['X-Charter-Internal', '1'])).toThrow(
       /"x-charter-internal"/,
     );
-    const detail = detailOf(() =>
+    const detail = badRequestDetail(() =>
       assertNoReservedInternalHeaders(new Headers({ 'X-Middleware-Subrequest': 'middleware:middleware' })),
     );
     expect(detail).toContain('"x-middleware-subrequest"');

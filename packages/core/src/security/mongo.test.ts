@@ -1,22 +1,11 @@
 import { describe, expect, test } from 'bun:test';
-import { BadRequestError } from '../errors/index.ts';
+import { badRequestDetail } from './__fixtures__/bad-request.ts';
 import { assertNoMongoOperators, hasMongoOperatorKeys, MONGO_MAX_DEPTH } from './mongo.ts';
 
 function nest(levels: number, leaf: unknown): unknown {
   let value: unknown = leaf;
   for (let i = 0; i < levels; i++) value = { a: value };
   return value;
-}
-
-function detailOf(fn: () => void): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as BadRequestError).status).toBe(400);
-    return (error as BadRequestError).detail ?? '';
-  }
-  throw new Error('expected a throw');
 }
 
 describe('hasMongoOperatorKeys', () => {
@@ -71,30 +60,32 @@ describe('assertNoMongoOperators', () => {
   });
 
   test('throws a 400 naming the key path and where', () => {
-    const detail = detailOf(() => assertNoMongoOperators({ user: { password: { $ne: null } } }, 'body'));
+    const detail = badRequestDetail(() =>
+      assertNoMongoOperators({ user: { password: { $ne: null } } }, 'body'),
+    );
     expect(detail).toContain('body');
     expect(detail).toContain('user.password.$ne');
   });
 
   test('names array indices and quotes keys that are not identifiers', () => {
-    const detail = detailOf(() => assertNoMongoOperators({ 'my key': [0, { $gt: 1 }] }));
+    const detail = badRequestDetail(() => assertNoMongoOperators({ 'my key': [0, { $gt: 1 }] }));
     expect(detail).toContain('["my key"][1].$gt');
     expect(detail).toContain('input');
   });
 
   test('refuses dotted keys only when asked, and too-deep values always', () => {
     expect(() => assertNoMongoOperators({ 'a.b': 1 }, 'update')).not.toThrow();
-    expect(detailOf(() => assertNoMongoOperators({ 'a.b': 1 }, 'update', { dottedKeys: true }))).toContain(
-      '"."',
-    );
-    expect(detailOf(() => assertNoMongoOperators(nest(MONGO_MAX_DEPTH + 5, 1), 'query'))).toContain(
+    expect(
+      badRequestDetail(() => assertNoMongoOperators({ 'a.b': 1 }, 'update', { dottedKeys: true })),
+    ).toContain('"."');
+    expect(badRequestDetail(() => assertNoMongoOperators(nest(MONGO_MAX_DEPTH + 5, 1), 'query'))).toContain(
       'nested deeper',
     );
   });
 
   test('caps a huge attacker key in the detail', () => {
     const key = `$${'x'.repeat(10_000)}`;
-    const detail = detailOf(() => assertNoMongoOperators({ [key]: 1 }));
+    const detail = badRequestDetail(() => assertNoMongoOperators({ [key]: 1 }));
     expect(detail.length).toBeLessThan(400);
   });
 });
