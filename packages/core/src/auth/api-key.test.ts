@@ -2,23 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { type } from 'arktype';
 import { App } from '../app/index.ts';
 import { hookTraitsOf } from '../types/index.ts';
+import { whoApp } from './__fixtures__/who-app.ts';
 import { type ApiKeyOptions, apiKey, resolveApiKeyOptions } from './api-key.ts';
 
-const Who = type({ sub: 'string', credentials: 'string', scheme: 'string' });
 const STRONG = 'k_7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
 
-function appWith(options: ApiKeyOptions): App {
-  const app = new App({ logger: false });
-  app.post('/data', { responses: { 200: { body: Who } }, hooks: apiKey(options) }, (ctx) => ({
-    status: 200,
-    body: {
-      sub: String(ctx.state.user?.sub),
-      credentials: String(ctx.state.auth?.credentials),
-      scheme: String(ctx.state.auth?.scheme),
-    },
-  }));
-  return app;
-}
+const appWith = (options: ApiKeyOptions): App => whoApp('/data', apiKey(options));
 
 const verify = (key: string) => (key === STRONG ? { sub: 'svc' } : false);
 

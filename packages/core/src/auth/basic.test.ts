@@ -1,28 +1,16 @@
 import { describe, expect, test } from 'bun:test';
-import { type } from 'arktype';
 import fc from 'fast-check';
 import { App } from '../app/index.ts';
 import { hookTraitsOf } from '../types/index.ts';
+import { whoApp } from './__fixtures__/who-app.ts';
 import { type BasicOptions, basic, decodeBasicCredentials, resolveBasicOptions } from './basic.ts';
 
-const Who = type({ sub: 'string', credentials: 'string', scheme: 'string' });
 const CHALLENGE = 'Basic realm="api", charset="UTF-8"';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 const b64Bytes = (bytes: number[]): string => Buffer.from(bytes).toString('base64');
 
-function appWith(options: BasicOptions): App {
-  const app = new App({ logger: false });
-  app.post('/me', { responses: { 200: { body: Who } }, hooks: basic(options) }, (ctx) => ({
-    status: 200,
-    body: {
-      sub: String(ctx.state.user?.sub),
-      credentials: String(ctx.state.auth?.credentials),
-      scheme: String(ctx.state.auth?.scheme),
-    },
-  }));
-  return app;
-}
+const appWith = (options: BasicOptions): App => whoApp('/me', basic(options));
 
 const users = appWith({ users: { ada: 'correct horse', jürgen: 'pässwörd:with:colons' } });
 
