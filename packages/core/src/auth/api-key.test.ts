@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { type } from 'arktype';
 import { App } from '../app/index.ts';
 import { hookTraitsOf } from '../types/index.ts';
+import { trackedBody } from '../../../../tests/support/tracked-body.ts';
 import { whoApp } from './__fixtures__/who-app.ts';
 import { type ApiKeyOptions, apiKey, resolveApiKeyOptions } from './api-key.ts';
 
@@ -48,17 +49,7 @@ describe('apiKey in a header', () => {
   });
 
   test('an unauthenticated upload is refused before its body stream is pulled', async () => {
-    let pulled = false;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          pulled = true;
-          controller.enqueue(new TextEncoder().encode('{}'));
-          controller.close();
-        },
-      },
-      { highWaterMark: 0 },
-    );
+    const { body, pulled } = trackedBody('{}');
     const res = await app.request('/data', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -66,7 +57,7 @@ describe('apiKey in a header', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(401);
-    expect(pulled).toBe(false);
+    expect(pulled()).toBe(false);
   });
 
   test('a key longer than maxKeyLength is refused without calling verify', async () => {

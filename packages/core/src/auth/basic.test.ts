@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { App } from '../app/index.ts';
 import { hookTraitsOf } from '../types/index.ts';
+import { trackedBody } from '../../../../tests/support/tracked-body.ts';
 import { whoApp } from './__fixtures__/who-app.ts';
 import { type BasicOptions, basic, decodeBasicCredentials, resolveBasicOptions } from './basic.ts';
 
@@ -61,19 +62,9 @@ describe('basic', () => {
   });
 
   test('an unauthenticated upload is refused before its body stream is pulled', async () => {
-    let pulled = false;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          pulled = true;
-          controller.enqueue(new TextEncoder().encode('{}'));
-          controller.close();
-        },
-      },
-      { highWaterMark: 0 },
-    );
+    const { body, pulled } = trackedBody('{}');
     await expect401(await send(users, `Basic ${b64('ada:nope')}`, body), /incorrect/);
-    expect(pulled).toBe(false);
+    expect(pulled()).toBe(false);
   });
 
   test('malformed credentials are a 401 (no error parameter exists for Basic) saying so', async () => {
