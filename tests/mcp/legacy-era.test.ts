@@ -18,6 +18,7 @@ import {
   expectRpcResult,
   firstText,
   INSTRUCTIONS,
+  inspectedContext,
   LEGACY_VERSIONS,
   legacyPost,
   MODERN,
@@ -997,14 +998,9 @@ describe('session ids: optional, never required, never minted', () => {
 
 describe('the tool request context on a legacy request', () => {
   test('has the revision of the header, era legacy, empty client capabilities and no clientInfo', async () => {
-    const before = fx.seen.length;
-    await expectRpcResult(
-      await legacyPost(app, rpc('tools/call', { name: 'inspect', arguments: {} }, 'lc'), {
-        'mcp-protocol-version': '2025-06-18',
-      }),
-      'lc',
-    );
-    const { ctx } = fx.seen[before] as unknown as { ctx: Record<string, unknown> };
+    const body = rpc('tools/call', { name: 'inspect', arguments: {} }, 'lc');
+    const headers = { 'mcp-protocol-version': '2025-06-18' };
+    const ctx = await inspectedContext(fx, () => legacyPost(app, body, headers), 'lc');
     expect(Object.keys(ctx).sort()).toEqual(
       [
         'clientCapabilities',

@@ -15,6 +15,7 @@ import {
   expectRpcError,
   expectRpcResult,
   firstText,
+  inspectedContext,
   INSTRUCTIONS,
   legacyPost,
   MODERN,
@@ -871,7 +872,6 @@ describe('modern results: resultType, serverInfo and cache hints', () => {
 
 describe('the tool request context (framework.md "Tool request context")', () => {
   test('carries exactly the spec fields on a modern request, plus the progress and log reporters', async () => {
-    const before = fx.seen.length;
     const clientInfo = { name: 'agent', version: '0.1' };
     const body = modern(
       'tools/call',
@@ -879,8 +879,7 @@ describe('the tool request context (framework.md "Tool request context")', () =>
       'fields',
       meta({ capabilities: { elicitation: {} }, clientInfo, logLevel: 'info' }),
     );
-    await expectRpcResult(await modernPost(app, body), 'fields');
-    const { ctx } = fx.seen[before] as unknown as { ctx: Record<string, unknown> };
+    const ctx = await inspectedContext(fx, () => modernPost(app, body), 'fields');
     expect(Object.keys(ctx).sort()).toEqual(
       [
         'clientCapabilities',

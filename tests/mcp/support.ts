@@ -511,6 +511,20 @@ export async function expectMethodNotFound(
   return expectRpcError(res, { status: era === 'legacy' ? 200 : 404, code: -32601, id, message });
 }
 
+/**
+ * Sends `request` (a tools/call of the fixture's `inspect` tool), asserts a result for `id`, and
+ * returns the request context the tool was given.
+ */
+export async function inspectedContext(
+  fx: Fixture,
+  request: () => Promise<Response>,
+  id: string | number,
+): Promise<Record<string, unknown>> {
+  const before = fx.seen.length;
+  await expectRpcResult(await request(), id);
+  return (fx.seen[before] as unknown as { ctx: Record<string, unknown> }).ctx;
+}
+
 /** Asserts a JSON-RPC success response (HTTP 200) with this id and returns its result. */
 export async function expectRpcResult(res: Response, id: string | number): Promise<Record<string, unknown>> {
   const body = await envelope(res, 200);
