@@ -8,7 +8,7 @@ import { App } from '@charter/core';
 import { serve as serveBun } from '@charter/bun';
 import { serve as serveNode } from '@charter/node';
 import { wsTestRoutes } from './fixtures/ws-app.ts';
-import { Client, HANDSHAKE_LINES, handshakeStatus, Raw, rawFrameTests, within } from './support.ts';
+import { Client, HANDSHAKE_LINES, Raw, rawFrameTests, upgradeRefusalTests, within } from './support.ts';
 
 interface Server {
   port: number;
@@ -137,47 +137,7 @@ for (const name of ['bun', 'node'] as const) {
       expect(events).toContain('error handler bug');
     });
 
-    test('a foreign Origin is refused 403 before the upgrade; the own origin connects', async () => {
-      const server = await start(name, testApp());
-      const refused = await handshakeStatus(server, '/echo/a', ['Origin: https://evil.example']);
-      expect(refused.status).toBe(403);
-      expect(refused.headers.get('content-type')).toBe('application/problem+json');
-      const client = new Client(wsUrl(server, '/echo/a'), undefined, {
-        origin: `http://127.0.0.1:${server.port}`,
-      });
-      await within(client.opened, 3000, 'open');
-      client.ws.close();
-    });
-
-    test('app.use hooks refuse the upgrade (401); with credentials it connects', async () => {
-      const server = await start(name, testApp());
-      const refused = await handshakeStatus(server, '/private');
-      expect(refused.status).toBe(401);
-      expect(refused.headers.get('www-authenticate')).toContain('Bearer');
-      const client = new Client(wsUrl(server, '/private'), undefined, { authorization: 'Bearer ok' });
-      expect(await client.message(0)).toBe('welcome');
-      client.ws.close();
-    });
-
-    test('wsRateLimit answers the second upgrade with 429 and Retry-After', async () => {
-      const server = await start(name, testApp());
-      const first = new Client(wsUrl(server, '/limited'));
-      expect(await first.message(0)).toBe('in');
-      const second = await handshakeStatus(server, '/limited');
-      expect(second.status).toBe(429);
-      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
-      first.ws.close();
-    });
-
-    test('a plain GET to a WebSocket path gets 426; other routes still answer over HTTP', async () => {
-      const server = await start(name, testApp());
-      const plain = await fetch(`http://127.0.0.1:${server.port}/echo/a`);
-      expect(plain.status).toBe(426);
-      expect(plain.headers.get('upgrade')).toBe('websocket');
-      expect((await plain.json()) as object).toMatchObject({ status: 426, title: 'Upgrade Required' });
-      const upgradeToHttp = await handshakeStatus(server, '/hello');
-      expect(upgradeToHttp.status).toBe(200);
-    });
+    upgradeRefusalTests(() => start(name, testApp()));
 
     test('a handshake the app accepts after shutdown began is answered 503, not upgraded', async () => {
       let release: () => void = () => {};
