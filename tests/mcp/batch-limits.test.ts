@@ -12,7 +12,7 @@ import {
   createFixture,
   expectBatch,
   expectProblem,
-  expectRpcError,
+  expectIdNullError,
   expectRpcResult,
   firstText,
   legacyPost,
@@ -35,29 +35,24 @@ describe('maxBatchSize', () => {
     );
     expect(served.map((answer) => answer.id)).toEqual([1, 2, 3, 4]);
     expect(fx.seen).toHaveLength(4);
-    await expectRpcError(
+    await expectIdNullError(
       await legacyPost(
         fx.app,
         [1, 2, 3, 4, 5].map((i) => echo('a', i)),
       ),
-      {
-        status: 400,
-        code: -32600,
-        id: null,
-        message: 'Invalid Request: a batch may carry at most 4 messages',
-      },
+      -32600,
+      'Invalid Request: a batch may carry at most 4 messages',
     );
     expect(fx.seen).toHaveLength(4);
   });
 
   test('0 refuses every batch, even of one message; single messages are still served', async () => {
     const fx = createFixture({ handler: { maxBatchSize: 0 } });
-    await expectRpcError(await legacyPost(fx.app, [echo('a', 1)]), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'this server accepts no JSON-RPC batches; send one message per request',
-    });
+    await expectIdNullError(
+      await legacyPost(fx.app, [echo('a', 1)]),
+      -32600,
+      'this server accepts no JSON-RPC batches; send one message per request',
+    );
     expect(fx.seen).toHaveLength(0);
     await expectRpcResult(await legacyPost(fx.app, echo('a', 2)), 2);
     expect(fx.seen).toHaveLength(1);
@@ -146,18 +141,16 @@ describe('onBatch', () => {
     let calls = 0;
     const fx = createFixture({ handler: { maxBatchSize: 2, onBatch: () => void calls++ } });
     await expectRpcResult(await legacyPost(fx.app, echo('a', 1)), 1);
-    await expectRpcError(await legacyPost(fx.app, [ping(1), ping(2), ping(3)]), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'at most 2 messages',
-    });
-    await expectRpcError(await legacyPost(fx.app, [ping(1)], { 'mcp-protocol-version': '2025-06-18' }), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'batches are not allowed',
-    });
+    await expectIdNullError(
+      await legacyPost(fx.app, [ping(1), ping(2), ping(3)]),
+      -32600,
+      'at most 2 messages',
+    );
+    await expectIdNullError(
+      await legacyPost(fx.app, [ping(1)], { 'mcp-protocol-version': '2025-06-18' }),
+      -32600,
+      'batches are not allowed',
+    );
     expect(calls).toBe(0);
   });
 

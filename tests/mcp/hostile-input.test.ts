@@ -9,6 +9,7 @@ import {
   createFixture,
   expectAccepted,
   expectBatch,
+  expectIdNullError,
   expectMethodNotFound,
   expectProblem,
   expectRpcError,
@@ -32,22 +33,16 @@ const PING = JSON.stringify(rpc('ping', undefined, 'ping'));
 describe('bodies that are not JSON', () => {
   test('invalid JSON is 400 -32700 with id null', async () => {
     for (const body of ['{', '{"jsonrpc":"2.0",}', "{'jsonrpc':'2.0'}", 'NaN', '[1,]', '{}x', 'undefined']) {
-      await expectRpcError(await legacyPost(app, body), {
-        status: 400,
-        code: -32700,
-        id: null,
-        message: 'Parse error: The body is not valid JSON',
-      });
+      await expectIdNullError(await legacyPost(app, body), -32700, 'Parse error: The body is not valid JSON');
     }
   });
 
   test('a parse error never echoes an id, even one readable before the break', async () => {
-    await expectRpcError(await legacyPost(app, '{"jsonrpc":"2.0","id":"visible","method":"ping"'), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'Parse error',
-    });
+    await expectIdNullError(
+      await legacyPost(app, '{"jsonrpc":"2.0","id":"visible","method":"ping"'),
+      -32700,
+      'Parse error',
+    );
   });
 
   test('invalid UTF-8 (a stray byte, an overlong form, an encoded surrogate, a cut sequence) is -32700', async () => {
@@ -59,12 +54,7 @@ describe('bodies that are not JSON', () => {
         0x7d,
       ]);
     for (const bytes of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
-      await expectRpcError(await legacyPost(app, wrap(bytes)), {
-        status: 400,
-        code: -32700,
-        id: null,
-        message: 'the body is not valid UTF-8',
-      });
+      await expectIdNullError(await legacyPost(app, wrap(bytes)), -32700, 'the body is not valid UTF-8');
     }
   });
 
@@ -75,34 +65,19 @@ describe('bodies that are not JSON', () => {
 
   test('an empty or whitespace-only body is -32700', async () => {
     for (const body of ['', '   \r\n\t ']) {
-      await expectRpcError(await legacyPost(app, body), {
-        status: 400,
-        code: -32700,
-        id: null,
-        message: 'the body is empty',
-      });
+      await expectIdNullError(await legacyPost(app, body), -32700, 'the body is empty');
     }
   });
 
   test('a POST without a body at all is -32700', async () => {
-    await expectRpcError(await send(app, JSON_HEADERS, null), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'the body is empty',
-    });
+    await expectIdNullError(await send(app, JSON_HEADERS, null), -32700, 'the body is empty');
   });
 });
 
 describe('JSON that is not a JSON-RPC message', () => {
   test('scalars, null and strings are 400 -32600 with id null', async () => {
     for (const body of ['42', '"hello"', 'true', 'null', '-0.5e3']) {
-      await expectRpcError(await legacyPost(app, body), {
-        status: 400,
-        code: -32600,
-        id: null,
-        message: 'a JSON-RPC message must be an object',
-      });
+      await expectIdNullError(await legacyPost(app, body), -32600, 'a JSON-RPC message must be an object');
     }
   });
 
@@ -118,12 +93,11 @@ describe('JSON that is not a JSON-RPC message', () => {
   });
 
   test('an array of junk under a revision without batches is refused whole', async () => {
-    await expectRpcError(await legacyPost(app, '[1, "x"]', { 'mcp-protocol-version': '2025-11-25' }), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'batches are not allowed',
-    });
+    await expectIdNullError(
+      await legacyPost(app, '[1, "x"]', { 'mcp-protocol-version': '2025-11-25' }),
+      -32600,
+      'batches are not allowed',
+    );
   });
 
   test('jsonrpc missing, "1.0" or the number 2 is -32600, echoing a readable id', async () => {
@@ -234,23 +208,17 @@ describe('notifications and ids of odd types', () => {
   });
 
   test('a response-shaped message with an unusable id is -32600', async () => {
-    await expectRpcError(await legacyPost(app, { jsonrpc: '2.0', id: 1.5, result: {} }), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: '"id" must be a string or an integer',
-    });
+    await expectIdNullError(
+      await legacyPost(app, { jsonrpc: '2.0', id: 1.5, result: {} }),
+      -32600,
+      '"id" must be a string or an integer',
+    );
   });
 
   test('ids that are null, fractional, boolean, objects, arrays or beyond 2^53 are -32600 with id null', async () => {
     for (const id of ['null', '1.5', 'true', '{}', '[]', '[1]', '9007199254740992', '1e400']) {
       const res = await legacyPost(app, `{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
-      await expectRpcError(res, {
-        status: 400,
-        code: -32600,
-        id: null,
-        message: '"id" must be a string or an integer',
-      });
+      await expectIdNullError(res, -32600, '"id" must be a string or an integer');
     }
   });
 
@@ -535,44 +503,24 @@ describe('deep nesting', () => {
 
   test('a body nested 65 levels is 400 -32700 and the tool does not run', async () => {
     const before = fx.seen.length;
-    await expectRpcError(await call(63), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'nested deeper than 64 levels',
-    });
+    await expectIdNullError(await call(63), -32700, 'nested deeper than 64 levels');
     expect(fx.seen.length).toBe(before);
   });
 
   test('a 100 000-deep array body does not crash: -32700', async () => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"inspect","arguments":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
-    await expectRpcError(await legacyPost(app, body), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'nested',
-    });
+    await expectIdNullError(await legacyPost(app, body), -32700, 'nested');
   });
 
   test('a 100 000-deep object body with a forbidden key at the bottom does not crash: -32700', async () => {
     const big = createFixture({ handler: { maxBodyBytes: 2_000_000 } });
     const body = `${'{"a":'.repeat(100_000)}{"constructor":1}${'}'.repeat(100_000)}`;
-    await expectRpcError(await legacyPost(big.app, body), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'nested',
-    });
+    await expectIdNullError(await legacyPost(big.app, body), -32700, 'nested');
   });
 
   test('deep nesting in a modern request is refused before the ladder', async () => {
     const body = modern('tools/call', { name: 'inspect', arguments: nested(70) }, 'm');
-    await expectRpcError(await modernPost(app, body), {
-      status: 400,
-      code: -32700,
-      id: null,
-      message: 'nested',
-    });
+    await expectIdNullError(await modernPost(app, body), -32700, 'nested');
   });
 });
 
@@ -589,12 +537,11 @@ describe('prototype keys', () => {
       ['{"constructor":{"prototype":{"polluted":true}}}', 'constructor'],
       ['{"list":[{"prototype":1}]}', 'prototype'],
     ] as const) {
-      await expectRpcError(await legacyPost(app, raw(args)), {
-        status: 400,
-        code: -32600,
-        id: null,
-        message: `Invalid Request: The JSON body contains the forbidden key "${key}"`,
-      });
+      await expectIdNullError(
+        await legacyPost(app, raw(args)),
+        -32600,
+        `Invalid Request: The JSON body contains the forbidden key "${key}"`,
+      );
     }
     expect(fx.seen.length).toBe(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -677,12 +624,11 @@ describe('huge batches', () => {
   test('5 000 messages are refused whole with 400 -32600, and none of them runs', async () => {
     const big = createFixture({ handler: { maxBodyBytes: 1_000_000 } });
     const batch = Array.from({ length: 5000 }, (_, i) => rpc('tools/call', { name: 'inspect' }, i));
-    await expectRpcError(await legacyPost(big.app, batch), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'a batch may carry at most 16 messages',
-    });
+    await expectIdNullError(
+      await legacyPost(big.app, batch),
+      -32600,
+      'a batch may carry at most 16 messages',
+    );
     expect(big.seen.length).toBe(0);
   });
 

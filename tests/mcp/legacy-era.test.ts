@@ -12,6 +12,7 @@ import {
   createFixture,
   expectAccepted,
   expectBatch,
+  expectIdNullError,
   expectMethodNotFound,
   expectProblem,
   expectRpcError,
@@ -862,24 +863,14 @@ describe('JSON-RPC batches: served only under 2025-03-26', () => {
   });
 
   test('an empty array is 400 -32600', async () => {
-    await expectRpcError(await legacyPost(app, []), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'an empty batch',
-    });
+    await expectIdNullError(await legacyPost(app, []), -32600, 'an empty batch');
   });
 
   test('16 messages (the default maxBatchSize) are served; 17 are refused with 400 -32600', async () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ping(i));
     const answers = await expectBatch(await legacyPost(app, many(16)));
     expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 16 }, (_, i) => i));
-    await expectRpcError(await legacyPost(app, many(17)), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'at most 16 messages',
-    });
+    await expectIdNullError(await legacyPost(app, many(17)), -32600, 'at most 16 messages');
   });
 
   test('initialize inside a batch is refused in place; the other messages are served', async () => {
@@ -910,32 +901,25 @@ describe('JSON-RPC batches: served only under 2025-03-26', () => {
 
   for (const version of ['2024-11-05', '2025-06-18', '2025-11-25', MODERN]) {
     test(`refused under ${version} with 400 -32600`, async () => {
-      await expectRpcError(await legacyPost(app, [ping(1)], { 'mcp-protocol-version': version }), {
-        status: 400,
-        code: -32600,
-        id: null,
-        message: `batches are not allowed in protocol revision`,
-      });
+      await expectIdNullError(
+        await legacyPost(app, [ping(1)], { 'mcp-protocol-version': version }),
+        -32600,
+        `batches are not allowed in protocol revision`,
+      );
     });
   }
 
   test('refused under an unsupported header value too', async () => {
-    await expectRpcError(await legacyPost(app, [ping(1)], { 'mcp-protocol-version': 'garbage' }), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: '"garbage"',
-    });
+    await expectIdNullError(
+      await legacyPost(app, [ping(1)], { 'mcp-protocol-version': 'garbage' }),
+      -32600,
+      '"garbage"',
+    );
   });
 
   test('refused by a handler that does not serve 2025-03-26', async () => {
     const narrow = createFixture({ handler: { protocolVersions: ['2025-11-25', MODERN] } });
-    await expectRpcError(await legacyPost(narrow.app, [ping(1)]), {
-      status: 400,
-      code: -32600,
-      id: null,
-      message: 'batches are not allowed',
-    });
+    await expectIdNullError(await legacyPost(narrow.app, [ping(1)]), -32600, 'batches are not allowed');
   });
 });
 

@@ -525,6 +525,18 @@ export async function inspectedContext(
   return (fx.seen[before] as unknown as { ctx: Record<string, unknown> }).ctx;
 }
 
+/**
+ * Asserts the answer to a message whose id could not be read (JSON-RPC 2.0 §5: the id is null):
+ * HTTP 400 with `code`, -32700 Parse error or -32600 Invalid Request, and a part of `message`.
+ */
+export function expectIdNullError(
+  res: Response,
+  code: -32700 | -32600,
+  message: string | RegExp,
+): Promise<RpcErrorObject> {
+  return expectRpcError(res, { status: 400, code, id: null, message });
+}
+
 /** Asserts a JSON-RPC success response (HTTP 200) with this id and returns its result. */
 export async function expectRpcResult(res: Response, id: string | number): Promise<Record<string, unknown>> {
   const body = await envelope(res, 200);
