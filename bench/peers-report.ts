@@ -82,7 +82,13 @@ export function markdownTable(
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-const ROUTE_COLUMNS = ['static', 'param', 'POST', '404'];
+/** The column heading of each route id. */
+const ROUTE_COLUMNS: Record<string, string> = {
+  static: 'static',
+  param: 'param',
+  post: 'POST',
+  notFound: '404',
+};
 
 export function tables(
   defs: readonly ServerDef[],
@@ -90,6 +96,7 @@ export function tables(
   servers: readonly ServerSummary[],
   routes: readonly Route[],
 ): string {
+  const columns = routes.map((r) => ROUTE_COLUMNS[r.id] ?? r.id);
   const cell = (server: string, route: Route['id']): Cell | undefined =>
     cells.find((c) => c.server === server && c.route === route);
   const ratioRows = defs.map((def) => {
@@ -118,14 +125,14 @@ export function tables(
   return [
     "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw):",
     '',
-    markdownTable(['server', ...ROUTE_COLUMNS, 'geomean', 'peak RSS', 'cold start'], ratioRows),
+    markdownTable(['server', ...columns, 'geomean', 'peak RSS', 'cold start'], ratioRows),
     '',
     'Server CPU µs per request:',
     '',
-    markdownTable(['server', ...ROUTE_COLUMNS], cpuRows),
+    markdownTable(['server', ...columns], cpuRows),
     '',
     'Requests per second / p99 latency:',
     '',
-    markdownTable(['server', ...ROUTE_COLUMNS], rateRows),
+    markdownTable(['server', ...columns], rateRows),
   ].join('\n');
 }
