@@ -249,6 +249,8 @@ describe('charter/node serve (real Node 24)', () => {
         const [first, second, third] = await client.responses(3, ['HEAD', 'HEAD', 'GET']);
         expect(first?.status).toBe(200);
         expect(header(first as RawResponse, 'content-type')).toBe('application/json');
+        // RFC 9110 §8.6: the length GET's content has ('{"hi":"there"}'), not 0.
+        expect(header(first as RawResponse, 'content-length')).toBe('14');
         expect(second?.status).toBe(200);
         expect(header(second as RawResponse, 'x-streamed')).toBe('yes');
         expect(third?.status).toBe(200);

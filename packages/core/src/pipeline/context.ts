@@ -22,12 +22,18 @@ export class Exchange {
   hardened = false;
   /** The adapter writes planned answers itself (planned-response.ts): no Response need be built. */
   readonly plannedAnswers: boolean;
+  /**
+   * Answers built from text keep that text on record (response-payload.ts): for an adapter that
+   * writes planned answers, and for HEAD, whose answer states the length of the content it drops.
+   */
+  readonly recordsPayload: boolean;
   #controller: AbortController | undefined = undefined;
 
   constructor(request: Request, clientAddress: ClientAddressResolver) {
     this.request = request;
     this.clientAddress = clientAddress;
     this.plannedAnswers = wantsPlannedAnswers(request);
+    this.recordsPayload = this.plannedAnswers || request.method === 'HEAD';
   }
 
   /**
@@ -98,6 +104,9 @@ export class RequestContext {
   /** The adapter writes planned answers itself (planned-response.ts). */
   get plannedAnswers(): boolean {
     return this.#exchange.plannedAnswers;
+  }
+  get recordsPayload(): boolean {
+    return this.#exchange.recordsPayload;
   }
 
   /**

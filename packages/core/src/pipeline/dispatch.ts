@@ -22,6 +22,8 @@ import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
 import { PlannedResponse } from './planned-response.ts';
 import { withPendingHeaders } from './respond.ts';
+import { withoutContent } from './head-answer.ts';
+import { recordPayload } from './response-payload.ts';
 import { runDirectRoute, runRoute } from './run-route.ts';
 import type { RequestTimeouts } from './timeout.ts';
 
@@ -330,7 +332,8 @@ function problemAnswer(host: PipelineHost, exchange: Exchange, status: number, b
   exchange.hardened = true;
   const set = host.perimeter.problemHeaders;
   if (exchange.plannedAnswers) return new PlannedResponse(status, set, body) as unknown as Response;
-  return new Response(body, set.init(status));
+  const response = new Response(body, set.init(status));
+  return exchange.recordsPayload ? recordPayload(response, body) : response;
 }
 
 /** The problem document of an error; an unexpected one (not an HttpError) is logged with its stack. */
@@ -395,16 +398,7 @@ async function finishWithHooks(
     }
   }
   if (host.hardens) response = hardenResponse(host.perimeter, response);
-  // RFC 9110 §9.3.2: HEAD answers as GET would, without content.
-  if (exchange.request.method === 'HEAD' && response.body !== null) {
-    // The body is never sent: cancel it so a streaming source can release what it holds.
-    void response.body.cancel().catch(() => {});
-    response = new Response(null, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  }
+  if (exchange.request.method === 'HEAD' && response.body !== null) response = withoutContent(response);
   if (phases.onResponse !== undefined) {
     for (const hook of phases.onResponse) {
       try {

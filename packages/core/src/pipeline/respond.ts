@@ -181,9 +181,9 @@ function serialise(
   }
   if (type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
   const response = new Response(payload, { status, headers });
-  // Text the pipeline made: an adapter may send it as is (response-payload.ts).
-  // Text the pipeline made, recorded for an adapter that writes it itself (response-payload.ts).
-  return typeof payload === 'string' && ctx.plannedAnswers ? recordPayload(response, payload) : response;
+  // Text the pipeline made, recorded for an adapter that writes it itself and for HEAD's length
+  // (response-payload.ts).
+  return typeof payload === 'string' && ctx.recordsPayload ? recordPayload(response, payload) : response;
 }
 
 /**
@@ -214,7 +214,8 @@ function prebuilt(
   if (ctx.plannedAnswers)
     return new PlannedResponse(status, plan.headersFor[kind], payload) as unknown as Response;
   // The plan's status is the result's: `planFor` found the plan by it.
-  return new Response(payload, plan.initFor[kind]);
+  const response = new Response(payload, plan.initFor[kind]);
+  return payload !== null && ctx.recordsPayload ? recordPayload(response, payload) : response;
 }
 
 /**
