@@ -16,7 +16,7 @@
  *   bun bench/peers/bun-raw-secure.ts <port>
  */
 import { announce, HOSTNAME, portArg } from './lifecycle.mjs';
-import { isEcho, parseId, STATIC_BODY, userBody } from './raw.mjs';
+import { isEcho, parseId, pathOf, STATIC_BODY, userBody } from './raw.mjs';
 
 /** The fields and values of a Charter answer under the secure defaults (`curl -i` on any route). */
 const SECURITY: ReadonlyArray<readonly [string, string]> = [
@@ -70,13 +70,6 @@ async function echo(request: Request): Promise<Response> {
     return badRequest();
   }
   return isEcho(body) ? json(body) : badRequest();
-}
-
-function pathOf(url: string): string {
-  // http://host:port/path?query: the path starts at the first '/' after the scheme's '//'.
-  const start = url.indexOf('/', 8);
-  const query = url.indexOf('?', start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 const server = Bun.serve({

@@ -7,7 +7,7 @@
  *   bun bench/peers/bun-raw.ts <port>
  */
 import { announce, HOSTNAME, portArg } from './lifecycle.mjs';
-import { isEcho, parseId, STATIC_BODY, userBody } from './raw.mjs';
+import { isEcho, parseId, pathOf, STATIC_BODY, userBody } from './raw.mjs';
 
 const badRequest = (): Response => new Response('Bad Request', { status: 400 });
 const notFound = (): Response => new Response('Not Found', { status: 404 });
@@ -20,13 +20,6 @@ async function echo(request: Request): Promise<Response> {
     return badRequest();
   }
   return isEcho(body) ? Response.json(body) : badRequest();
-}
-
-function pathOf(url: string): string {
-  // http://host:port/path?query: the path starts at the first '/' after the scheme's '//'.
-  const start = url.indexOf('/', 8);
-  const query = url.indexOf('?', start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 const server = Bun.serve({

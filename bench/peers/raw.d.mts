@@ -5,5 +5,6 @@ export interface Echo {
 }
 export declare const STATIC_BODY: { message: string };
 export declare function parseId(text: string): number | undefined;
+export declare function pathOf(url: string): string;
 export declare function userBody(id: number): { id: number; name: string };
 export declare function isEcho(value: unknown): value is Echo;

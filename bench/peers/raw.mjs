@@ -14,6 +14,13 @@ export function parseId(text) {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/** The path of a request URL (`http://host:port/path?query`): from the first '/' after the scheme's '//'. */
+export function pathOf(url) {
+  const start = url.indexOf('/', 8);
+  const query = url.indexOf('?', start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
 /** The body of `GET /users/:id`. */
 export function userBody(id) {
   return { id, name: `user ${id}` };
