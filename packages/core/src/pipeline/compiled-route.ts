@@ -248,11 +248,22 @@ export function checkRoute(input: Pick<CompileInput, 'definition' | 'path' | 'op
     // here as it would there, without building the sets of a route that may never be called.
     if (spec?.contentType !== undefined) new Headers({ 'content-type': spec.contentType });
   }
-  (request.contentTypes ?? options.allowedContentTypes).map((t: string) => t.toLowerCase());
+  acceptedMediaTypes(request, options);
   schemaOf(request.body, `${where}: request.body`);
   schemaOf(request.params, `${where}: request.params`);
   schemaOf(request.query, `${where}: request.query`);
   schemaOf(request.headers, `${where}: request.headers`);
+}
+
+/**
+ * The media types a route's body may have, lower-cased for comparison (RFC 9110 §8.3.1: media types
+ * are case-insensitive): the route's own list, else the App's. A list holding a non-string throws.
+ */
+function acceptedMediaTypes(
+  request: NonNullable<CompileInput['definition']['request']>,
+  options: CompileInput['options'],
+): readonly string[] {
+  return (request.contentTypes ?? options.allowedContentTypes).map((t: string) => t.toLowerCase());
 }
 
 export function compileRoute(input: CompileInput): CompiledRoute {
@@ -270,8 +281,7 @@ export function compileRoute(input: CompileInput): CompiledRoute {
   }
   const layers = [...input.globalLayers, ...input.scopedLayers];
   const traits = layerTraits(layers);
-  const contentTypes = request.contentTypes ?? options.allowedContentTypes;
-  const lowerTypes: readonly string[] = contentTypes.map((t: string) => t.toLowerCase());
+  const lowerTypes = acceptedMediaTypes(request, options);
   const hooks = phaseTable(layers);
   const scopedOnRequest = phaseTable(input.scopedLayers).onRequest;
   const body = schemaOf(request.body, `${where}: request.body`);
