@@ -89,6 +89,9 @@ export class App extends CoreApp {
   }
 }
 
+// `console.log(app)` and stack traces show the class's name: the package build minifies identifiers.
+Object.defineProperty(App, 'name', { value: 'App', configurable: true });
+
 /** Same as `new App(options)`. */
 export function createApp(options?: AppOptions): App {
   return new App(options);

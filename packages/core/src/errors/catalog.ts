@@ -1,3 +1,4 @@
+import { keepClassNames } from './class-names.ts';
 import { errorTypeUri } from './error-types.ts';
 import { HttpError, type HttpErrorOptions } from './http-error.ts';
 
@@ -167,6 +168,23 @@ export class ServiceUnavailableError extends HttpError {
     );
   }
 }
+
+keepClassNames({
+  BadRequestError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  MethodNotAllowedError,
+  RequestTimeoutError,
+  ConflictError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  TooManyRequestsError,
+  RequestHeaderFieldsTooLargeError,
+  InternalError,
+  ServiceUnavailableError,
+});
 
 /** A typed factory: `httpError({ status: 418, detail })` gives the matching class where one exists. */
 export function httpError(options: HttpErrorOptions): HttpError {

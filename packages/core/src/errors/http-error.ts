@@ -1,4 +1,5 @@
 import type { HeadersInit } from '../types/web.ts';
+import { keepClassNames } from './class-names.ts';
 import { type ErrorCode, ERROR_CODES, errorTypeUri, statusTitle } from './error-types.ts';
 
 /** An RFC 9457 problem details object. Extension members sit beside the standard ones. */
@@ -81,6 +82,8 @@ export class HttpError extends Error {
     return problem;
   }
 }
+
+keepClassNames({ HttpError });
 
 /** True for any HttpError, including ones from another copy of the library. */
 export function isHttpError(value: unknown): value is HttpError {

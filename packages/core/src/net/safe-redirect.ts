@@ -4,6 +4,7 @@
  * with the WHATWG URL parser (RFC 9110 §10.2.2), which strips tabs and newlines, reads `\` as `/`
  * and takes `//host` as a new authority; each of those tricks is refused before parsing.
  */
+import { keepClassNames } from '../errors/class-names.ts';
 import { BadRequestError } from '../errors/index.ts';
 import type { HeadersInit } from '../types/web.ts';
 
@@ -51,6 +52,8 @@ export class UnsafeRedirectError extends BadRequestError {
     this.target = target;
   }
 }
+
+keepClassNames({ UnsafeRedirectError });
 
 const STATUSES = new Set([301, 302, 303, 307, 308]);
 // Resolves relative targets when neither `origin` nor `request` is given; never emitted.
