@@ -111,6 +111,26 @@ function policyOf(route: AnyRouteDefinition): RoutePolicy {
   return { limited: true, markdownOnly: true, api: false, resource: 'md' };
 }
 
+/** The home page's URL: its route is registered at start-up, the other pages' with their first request. */
+const HOME_PATH = '/';
+
+/**
+ * The path of a request's URL as the client sent it (`scheme://authority/path?query`), before any
+ * parsing resolves dot segments or escapes: only a path equal to a route's, character for character,
+ * is taken for that route's.
+ */
+function requestPath(url: string): string {
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return '';
+  let end = url.length;
+  for (const mark of ['?', '#']) {
+    const at = url.indexOf(mark, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  return url.slice(start, end);
+}
+
 /** The search page and the suggestions its box fetches: for people, not counted. */
 const PEOPLE_PATHS: ReadonlySet<string> = new Set(['/search', '/search/suggestions.json']);
 
@@ -426,11 +446,35 @@ export function createSite(options: SiteOptions): App {
     if (policy.api && route.method === 'GET') publicPaths.add(route.path);
     app.route(withPolicy(route, policy, siteHooks));
   };
+  // The page routes: the home page's now (it also goes into Bun's native table), the others with the
+  // first request that needs them: a GET or HEAD of another fixed page URL (`/docs`, `/changelog.md`)
+  // registers only that URL's route, any other request all of them. Registering a route is most of
+  // `createSite`'s work (its policy, its declared answers, the registry's checks), and the first page
+  // needs one (issue 18, item 6).
+  const pageList = pageRoutes({ content, origin });
   const pagePaths = new RoutePaths();
-  for (const route of pageRoutes({ content, origin })) {
-    pagePaths.add(route.path);
-    register(route);
-  }
+  for (const route of pageList) pagePaths.add(route.path);
+  // The fixed page URLs (no parameter, no wildcard) that no wildcard route's prefix covers: a request
+  // for exactly one of them is routed to its route whatever else is registered. (A parameter route
+  // could match any of them: then every request but the home page's registers them all.)
+  const wildcardPages = new RoutePaths();
+  for (const route of pageList) if (route.path.includes('*')) wildcardPages.add(route.path);
+  const fixedPages = new Set(
+    pageList.some((route) => route.path.includes(':'))
+      ? [HOME_PATH]
+      : pageList.map((route) => route.path).filter((path) => !path.includes('*') && !wildcardPages.has(path)),
+  );
+  const byPath = (path: string) => (route: AnyRouteDefinition) => route.path === path;
+  let pendingPages = pageList.filter((route) => !byPath(HOME_PATH)(route));
+  for (const route of pageList.filter(byPath(HOME_PATH))) register(route);
+  const loadPageRoutes = (request: Request): void => {
+    if (pendingPages.length === 0) return;
+    const path = request.method === 'GET' || request.method === 'HEAD' ? requestPath(request.url) : '';
+    const wanted = fixedPages.has(path) ? byPath(path) : () => true;
+    const now = pendingPages.filter(wanted);
+    pendingPages = pendingPages.filter((route) => !wanted(route));
+    for (const route of now) register(route);
+  };
   // The Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`): their paths are page paths from now on,
   // the routes are registered with the first request to one of them, or with the machine routes.
   const markdown = markdownRoutes({ content, origin });
@@ -460,6 +504,7 @@ export function createSite(options: SiteOptions): App {
   loadMachineRoutes = (request) => {
     if (machine === 'loaded') return;
     if (machine !== 'waiting') throw machine.failed;
+    loadPageRoutes(request);
     const path = new URL(request.url).pathname;
     // Any method: another method than GET on `/llms.txt` is answered 405 by its route, as before.
     if (!markdownLoaded && markdownPaths.has(path)) loadMarkdownRoutes();

@@ -1,6 +1,7 @@
 /**
- * `createSite` registers the pages at once and the machine routes (`machine-routes.ts`) with the
- * first request that may need them: these tests pin that the split is invisible from outside.
+ * `createSite` registers the home page at once, the other pages and the machine routes
+ * (`machine-routes.ts`) with the first request that may need them: these tests pin that the split is
+ * invisible from outside.
  */
 import { describe, expect, test } from 'bun:test';
 import type { App } from '@charter/app';
@@ -88,13 +89,10 @@ async function answer(app: App, [path, init]: [string, RequestInit?]) {
 }
 
 describe('createSite: the machine routes come with the first request that may need them', () => {
-  test('at first only the pages are registered', () => {
+  test('at first only the home page is registered', () => {
     const app = site();
     expect(hasMachineRoutes(app)).toBe(false);
-    expect(routeKeys(app)).toContain('GET /');
-    expect(routeKeys(app)).toContain('GET /docs/*path');
-    expect(routeKeys(app)).not.toContain('GET /llms.txt');
-    expect(routeKeys(app)).not.toContain('GET /md/*path');
+    expect(routeKeys(app)).toEqual(['GET /']);
   });
 
   test.each([
@@ -205,5 +203,91 @@ describe('createSite: the machine routes come with the first request that may ne
     expect(document.paths['/llms.txt']!.get!.responses['200']!.headers.ETag!.schema).toEqual({
       $ref: '#/components/schemas/HeaderText',
     });
+  });
+});
+
+/** Every page route, in the order `pageRoutes` lists them (the test site's). */
+const PAGE_ROUTES = [
+  'GET /',
+  'GET /index.md',
+  'GET /docs',
+  'GET /docs.md',
+  'GET /errors',
+  'GET /errors.md',
+  'GET /docs/*path',
+  'GET /errors/*path',
+  'GET /search',
+  'GET /search/suggestions.json',
+  'GET /assets/*name',
+];
+
+describe('createSite: the pages other than the home page come with their first request', () => {
+  /** A site whose every route is registered (an unknown path loads them all), to compare answers with. */
+  async function loadedSite(): Promise<App> {
+    const app = site();
+    await app.request('/nope');
+    return app;
+  }
+
+  test.each([
+    ['GET', '/docs'],
+    ['HEAD', '/docs'],
+    ['GET', '/errors.md'],
+    ['GET', '/search'],
+  ])(
+    '%s %s registers only the routes of that URL, and is answered as by the whole site',
+    async (method, path) => {
+      const app = site();
+      const response = await answer(app, [path, { method }]);
+      expect(routeKeys(app)).toEqual(['GET /', `GET ${path}`]);
+      expect(hasMachineRoutes(app)).toBe(false);
+      expect(response.status).toBe(200);
+      expect(response).toEqual(await answer(await loadedSite(), [path, { method }]));
+    },
+  );
+
+  test('a query string is not part of the path: GET /docs?x=1 registers only /docs', async () => {
+    const app = site();
+    const response = await answer(app, ['/docs?x=1']);
+    expect(routeKeys(app)).toEqual(['GET /', 'GET /docs']);
+    expect(response).toEqual(await answer(await loadedSite(), ['/docs?x=1']));
+  });
+
+  test('GET / registers nothing more', async () => {
+    const app = site();
+    expect((await app.request('/')).status).toBe(200);
+    expect((await app.request('/?q=1', { method: 'HEAD' })).status).toBe(200);
+    expect(routeKeys(app)).toEqual(['GET /']);
+  });
+
+  test.each([
+    ['a page under a section', '/docs/jwt', undefined],
+    ['an escaped fixed URL', '/%64ocs', undefined],
+    ['a trailing slash', '/docs/', undefined],
+    ['an asset', '/assets/nope.css', undefined],
+    ['another method on a fixed URL', '/docs', { method: 'POST' }],
+    ['an OPTIONS of the home page', '/', { method: 'OPTIONS' }],
+  ] as const)(
+    '%s registers every page route, in the order pageRoutes lists them',
+    async (_name, path, init) => {
+      const app = site();
+      const response = await answer(app, [path, init as RequestInit | undefined]);
+      expect(routeKeys(app).slice(0, PAGE_ROUTES.length)).toEqual(PAGE_ROUTES);
+      expect(response).toEqual(await answer(await loadedSite(), [path, init as RequestInit | undefined]));
+    },
+  );
+
+  test('a page registered alone stays where it is when the others come', async () => {
+    const app = site();
+    await app.request('/errors');
+    await app.request('/docs/jwt');
+    expect(routeKeys(app).slice(0, PAGE_ROUTES.length)).toEqual([
+      'GET /',
+      'GET /errors',
+      ...PAGE_ROUTES.filter((key) => key !== 'GET /' && key !== 'GET /errors'),
+    ]);
+    // Then the fixed URLs answer as before, and nothing is registered twice.
+    expect((await app.request('/errors')).status).toBe(200);
+    expect(new Set(routeKeys(app)).size).toBe(routeKeys(app).length);
   });
 });
