@@ -4,8 +4,9 @@
  * - JS: one `Bun.build` over every subpath entry (`packages/charter/src/<name>.ts` is `charter/<name>`,
  *   `index.ts` is the root), code-split so all subpaths share one copy of the core, ESM for Node and Bun,
  *   workspace packages bundled in, only `node:*` builtins and `bun` left external. Built for a cheap
- *   start-up (`bench/startup.ts`): whitespace and syntax minified (names kept: no identifier renaming),
- *   with linked source maps; and in Bun's `target: 'bun'` form, which is plain ESM that Node runs as well
+ *   start-up (`bench/startup.ts`): whitespace, syntax and identifiers minified (a third fewer bytes to
+ *   parse; stack frames keep their place through the maps, not their function names), with linked source
+ *   maps; and in Bun's `target: 'bun'` form, which is plain ESM that Node runs as well
  *   but starts with the `// @bun` pragma and is ASCII only, so Bun's runtime hands each file straight to
  *   JavaScriptCore instead of transpiling it again on every start (or reading it back from its
  *   transpiler cache, which a fresh container or CI machine does not have). That form writes Node builtins
@@ -347,8 +348,10 @@ async function buildJs(entries: SubpathEntry[]): Promise<void> {
     format: 'esm',
     splitting: true,
     sourcemap: 'linked',
-    // Identifiers are not renamed: function and class names (stack traces, `.name`) stay as they are.
-    minify: { whitespace: true, syntax: true, identifiers: false },
+    // Identifiers renamed too: a third fewer bytes to read and parse on every start. Bun 1.4.5 accepts
+    // `keepNames` but still renames, so the names a user sees are kept in the sources instead: error
+    // classes state theirs (`keepClassNames`, since `error.name` comes from the class), as does `App`.
+    minify: { whitespace: true, syntax: true, identifiers: true },
     packages: 'bundle',
     external: ['bun'],
     naming: { entry: '[dir]/[name].[ext]', chunk: 'chunk-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
