@@ -7,9 +7,12 @@
  * are registered at start-up, the Markdown surfaces and the machine routes with the first request
  * that may need them.
  */
-import { App } from '@charter/app';
+// The core's App: the site serves its own OpenAPI document (`discovery/openapi.ts`) and its own
+// `/docs` pages, so `@charter/app`'s `openapi` and `docs` options, and the generator and docs UI its
+// App imports, would only add to what the executable loads at start (issue 18, item 6).
 import {
   type AnyRouteDefinition,
+  App,
   cors,
   type Hooks,
   httpBearerScheme,

@@ -4,7 +4,7 @@
  * invisible from outside.
  */
 import { describe, expect, test } from 'bun:test';
-import type { App } from '@charter/app';
+import type { App } from '@charter/core';
 import { createSite } from '../app.ts';
 import { TEST_ORIGIN, testSite } from '../pages/test-site.ts';
 

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { App } from '@charter/app';
-import type { App as SiteApp } from '@charter/app';
+import type { App as SiteApp } from '@charter/core';
 import { checkJsonSchema } from '@charter/client';
 import { type } from 'arktype';
 import { siteApp } from '../site/support.ts';

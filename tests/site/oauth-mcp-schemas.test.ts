@@ -8,7 +8,7 @@
  * refused on the wire.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { App } from '@charter/app';
+import type { App } from '@charter/core';
 import { siteApp } from './support.ts';
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { type BunServer, serve } from '@charter/bun';
-import type { App } from '@charter/app';
+import type { App } from '@charter/core';
 import { createSite, type SiteOptions } from '../../site/app.ts';
 import { buildContent } from '../../site/content/build.ts';
 import { readContentDir } from '../../site/content/read-dir.ts';
