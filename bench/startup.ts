@@ -11,6 +11,7 @@
  *   bun bench/startup.ts --chunks              # also: the cost of importing each dist file on its own
  *   bun bench/startup.ts --compare=<dist dir>[,<dist dir>...]  # also: the charter rows for other builds, interleaved
  *   CHARTER_DIST=<dist dir> bun bench/startup.ts   # measure another build instead of packages/charter/dist
+ *   bun bench/startup.ts --instructions        # instructions counted by valgrind instead of timed (see below)
  *
  * Scenarios, each spawned BENCH_STARTUP_RUNS times (default 21), round-robin so that drift in the machine's
  * load falls on all alike, after one unmeasured round (page cache, Bun's transpiler cache):
@@ -33,6 +34,15 @@
  * `resourceUsage()`), which does not grow when other processes take the cores. "CPU over empty" is the
  * scenario's median CPU minus the empty script's. Other processes on the machine inflate wall time:
  * compare CPU.
+ *
+ * With --instructions, each scenario instead runs under `valgrind --tool=cachegrind --cache-sim=no`
+ * BENCH_STARTUP_INSTRUCTION_RUNS times (default 3), without the transpiler cache, and the table gives the
+ * instructions it executed (Bun's threads included), which do not depend on the machine's load: the
+ * figure to compare two builds with on a busy machine. It leaves out what instructions do not show
+ * (page faults, cache misses: what bytes cost beyond parsing them). The apps listen, then answer their
+ * own `GET /static` through `app.fetch` and exit (under valgrind a parent's polling would only measure
+ * valgrind), so their rows leave out the socket and Bun's HTTP parsing. Garbage collections fall at different points from run to run: read
+ * the spread of the runs, not one run.
  */
 import {
   cpSync,
@@ -53,6 +63,8 @@ const CHARTER = join(ROOT, 'packages', 'charter');
 const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_STARTUP_RUNS ?? 21)));
 const WITH_CHUNKS = process.argv.includes('--chunks');
 const WITH_ARKTYPE = process.argv.includes('--arktype');
+const INSTRUCTIONS = process.argv.includes('--instructions');
+const INSTRUCTION_RUNS = Math.max(1, Math.round(Number(process.env.BENCH_STARTUP_INSTRUCTION_RUNS ?? 3)));
 const COMPARE = (process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length) ?? '')
   .split(',')
   .filter((d) => d !== '')
@@ -97,6 +109,18 @@ app.post('/echo', { request: { body: Echo }, responses: { 200: { body: Echo } } 
 await serve(app, { port: Number(process.argv[2]), hostname: '127.0.0.1', signals: false });
 `;
 
+/**
+ * Appended to the app for --instructions: once listening, it asks itself for `GET /static` through
+ * `app.fetch` and exits. (Over the socket, Bun 1.4.5 runs an SSE4.2 string instruction that valgrind
+ * 3.19 cannot execute, and the child dies of SIGILL.)
+ */
+const SELF_REQUEST = `
+const answer = await app.fetch(new Request('http://127.0.0.1:' + process.argv[2] + '/static'));
+await answer.arrayBuffer();
+if (answer.status !== 200) throw new Error('GET /static answered ' + answer.status);
+process.exit(0);
+`;
+
 /** A scratch project with `charter` (package.json and a copy of `dist`), zod (and arktype) and one file per scenario. */
 function scratchProject(dist: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'charter-startup-'));
@@ -113,9 +137,11 @@ function scratchProject(dist: string): string {
   writeFileSync(join(dir, 'import.mjs'), "import 'charter';\n");
   writeFileSync(join(dir, 'zod.mjs'), "import 'zod';\n");
   writeFileSync(join(dir, 'app-zod.mjs'), APP('zod'));
+  writeFileSync(join(dir, 'app-zod-self.mjs'), APP('zod') + SELF_REQUEST);
   if (WITH_ARKTYPE) {
     writeFileSync(join(dir, 'arktype.mjs'), "import 'arktype';\n");
     writeFileSync(join(dir, 'app-arktype.mjs'), APP('arktype'));
+    writeFileSync(join(dir, 'app-arktype-self.mjs'), APP('arktype') + SELF_REQUEST);
   }
   if (WITH_CHUNKS) {
     for (const file of readdirSync(join(charter, 'dist')).filter((f) => f.endsWith('.js'))) {
@@ -265,7 +291,23 @@ if (WITH_CHUNKS) {
   }
 }
 
-try {
+function tableHeader(): string {
+  const what = [`charter from ${DIST}`, ...compared.map((c) => `${c.label.trim()}: ${c.dist}`)].join('; ');
+  return `Bun ${Bun.version}, ${INSTRUCTIONS ? `${INSTRUCTION_RUNS} runs per scenario under valgrind, no transpiler cache` : `${RUNS} runs per scenario`}, interleaved, ${new Date().toISOString().slice(0, 10)}; ${what}\n`;
+}
+
+/** Prints a Markdown table, the first column left-aligned. */
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
+  for (const r of rows) console.log(line(r));
+}
+
+/** Times every scenario (spawn to exit or to the first 200), interleaved, and prints the table. */
+async function printTimeTable(): Promise<void> {
   for (const s of scenarios) await s.run(s.dir, s.file, s.env);
   const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
   for (let i = 0; i < RUNS; i++) {
@@ -287,17 +329,79 @@ try {
       s.name === 'empty' ? '' : fmt(cpuMedian - emptyCpu),
     ];
   });
-  const header = ['scenario', 'wall ms (median)', 'wall min', 'CPU ms (median)', 'CPU min', 'CPU over empty'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]): string =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ')} |`;
-  const what = [`charter from ${DIST}`, ...compared.map((c) => `${c.label.trim()}: ${c.dist}`)].join('; ');
-  console.log(
-    `Bun ${Bun.version}, ${RUNS} runs per scenario, interleaved, ${new Date().toISOString().slice(0, 10)}; ${what}\n`,
+  console.log(tableHeader());
+  printTable(
+    ['scenario', 'wall ms (median)', 'wall min', 'CPU ms (median)', 'CPU min', 'CPU over empty'],
+    rows,
   );
-  console.log(line(header));
-  console.log(`| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
-  for (const r of rows) console.log(line(r));
+}
+
+const VALGRIND = INSTRUCTIONS ? Bun.which('valgrind') : null;
+if (INSTRUCTIONS && VALGRIND === null) {
+  console.error('--instructions needs valgrind on the PATH');
+  process.exit(1);
+}
+
+/** Instructions one run of `bun <file>` executes under cachegrind, without the transpiler cache. */
+async function countInstructions(at: string, file: string): Promise<number> {
+  const proc = Bun.spawn(
+    [
+      VALGRIND as string,
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      process.execPath,
+      file,
+      String(freePort()),
+    ],
+    { cwd: at, env: { ...process.env, ...NO_CACHE }, stdout: 'ignore', stderr: 'pipe' },
+  );
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (code !== 0 || !refs) throw new Error(`${file} under valgrind exited with ${code}:\n${stderr}`);
+  return Number((refs[1] as string).replaceAll(',', ''));
+}
+
+/** Counts every scenario's instructions, interleaved, and prints the table (millions). */
+async function printInstructionTable(): Promise<void> {
+  const rowsOf = (at: string, suffix: string): Array<{ name: string; at: string; file: string }> => [
+    { name: `import 'charter'${suffix}`, at, file: 'import.mjs' },
+    { name: `app (zod), first 200${suffix}`, at, file: 'app-zod-self.mjs' },
+    ...(WITH_ARKTYPE
+      ? [{ name: `app (arktype), first 200${suffix}`, at, file: 'app-arktype-self.mjs' }]
+      : []),
+  ];
+  const list = [
+    { name: 'empty', at: dir, file: 'empty.mjs' },
+    ...rowsOf(dir, ''),
+    ...compared.flatMap((c) => rowsOf(c.dir, c.label)),
+    { name: "import 'zod'", at: dir, file: 'zod.mjs' },
+    ...(WITH_ARKTYPE ? [{ name: "import 'arktype'", at: dir, file: 'arktype.mjs' }] : []),
+  ];
+  const counts = new Map<string, number[]>(list.map((s) => [s.name, []]));
+  for (let i = 0; i < INSTRUCTION_RUNS; i++) {
+    for (const s of list) counts.get(s.name)?.push(await countInstructions(s.at, s.file));
+  }
+  const millions = (n: number): string => (n / 1e6).toFixed(1);
+  const empty = median(counts.get('empty') ?? []);
+  const rows = list.map((s) => {
+    const runs = counts.get(s.name) ?? [];
+    const m = median(runs);
+    return [
+      s.name,
+      millions(m),
+      millions(Math.min(...runs)),
+      millions(Math.max(...runs)),
+      s.name === 'empty' ? '' : millions(m - empty),
+    ];
+  });
+  console.log(tableHeader());
+  printTable(['scenario', 'M instructions (median)', 'min', 'max', 'over empty'], rows);
+}
+
+try {
+  if (INSTRUCTIONS) await printInstructionTable();
+  else await printTimeTable();
 } finally {
   rmSync(dir, { recursive: true, force: true });
   for (const c of compared) rmSync(c.dir, { recursive: true, force: true });
