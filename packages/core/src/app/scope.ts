@@ -4,7 +4,6 @@ import type {
   DeclaredSchema,
   OperationOf,
   OperationsOfDefinitions,
-  OperationList,
   OperationUnionOf,
   PrefixOperations,
   RecordedOperations,
@@ -70,10 +69,10 @@ type Shorthand<M extends HttpMethod> = <
  * and plugins are child scopes that add a prefix, tags, hooks and auth to their routes.
  */
 export class Scope {
-  /** Phantom, never set: the operations recorded in the scope's type (see `WithOperationsAdded`). */
-  declare readonly '~operations'?: OperationList<unknown>;
-  /** Phantom, never set: the scope's type without its operations, once it has some. */
-  declare readonly '~scope'?: unknown;
+  // No phantom `~operations`/`~scope` members here: a scope's type gains them from its first route
+  // (`WithOperationsAdded`). Declaring them on the class made every chained type an intersection of
+  // two declarations of each, which tsc merged again for each route (issue 18: 1,000 routes, 5 k
+  // fewer types and 6 MB less without them).
   /** @internal */ readonly registry: Registry;
   /** @internal */ readonly parent: Scope | undefined;
   /** @internal */ readonly decorations: object;

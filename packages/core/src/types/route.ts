@@ -254,8 +254,8 @@ export interface OperationType<
 
 /**
  * The phantom members that record, in a scope's type, the operations registered on it: `Ops` is the
- * union of their `OperationType`s, `Base` the scope's type without the record. A `Scope` declares
- * both with `unknown` (no operation yet). Never set at run time.
+ * union of their `OperationType`s, `Base` the scope's type without the record. A `Scope` without
+ * routes has neither (its operations read as `unknown`, its base as `unknown`). Never set at run time.
  */
 export interface WithOperations<Ops, Base = unknown> {
   readonly '~operations'?: OperationList<Ops>;
