@@ -42,6 +42,8 @@
  *   --charter DIR    check against the `charter` package in DIR (default packages/charter), e.g. one
  *                    built from another commit, to compare
  *   --keep           leave the generated projects in place and print where they are
+ *   --pprof-dir DIR  pass --pprofDir DIR to tsc (a CPU and a memory profile per run; read them with
+ *                    `bun bench/types/pprof.ts`, with --single-threaded for one checker's profile)
  */
 import {
   cpSync,
@@ -254,9 +256,10 @@ function diagnostic(output: string, label: string): number {
 }
 
 /** Runs tsc on a generated project; throws with tsc's output when the check fails. */
-export function check(dir: string, singleThreaded = false): Figures {
+export function check(dir: string, singleThreaded = false, pprofDir?: string): Figures {
   const args = [TSC, '-p', join(dir, 'tsconfig.json'), '--extendedDiagnostics'];
   if (singleThreaded) args.push('--singleThreaded');
+  if (pprofDir !== undefined) args.push('--pprofDir', resolve(pprofDir));
   const started = performance.now();
   const result = Bun.spawnSync(args, { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
   const wallSeconds = (performance.now() - started) / 1000;
@@ -338,6 +341,7 @@ interface Options {
   keep: boolean;
   bodies: boolean;
   charter: string | undefined;
+  pprofDir: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -349,6 +353,7 @@ function parseArgs(argv: readonly string[]): Options {
     keep: false,
     bodies: false,
     charter: undefined,
+    pprofDir: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -360,6 +365,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--bodies') options.bodies = true;
     else if (arg === '--charter') options.charter = argv[++i];
+    else if (arg === '--pprof-dir') options.pprofDir = argv[++i];
     else if (/^\d+$/.test(arg)) options.sizes.push(Number(arg));
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -400,14 +406,16 @@ if (import.meta.main) {
     'variant  routes  check s  total s  wall s  cpu s  memory MB  peak RSS MB  instantiations     types',
   );
   const charter = snapshotCharter(options.charter);
-  process.on('exit', () => rmSync(join(charter, '..'), { recursive: true, force: true }));
+  // Kept projects link this copy, so it stays with them.
+  if (!options.keep) process.on('exit', () => rmSync(join(charter, '..'), { recursive: true, force: true }));
   for (const variant of options.variants) {
     const results: Array<[number, Figures]> = [];
     for (const n of options.sizes) {
       const dir = writeProject(variant, n, { bodies: options.bodies, charter });
       try {
         const runs: Figures[] = [];
-        for (let k = 0; k < options.runs; k++) runs.push(check(dir, options.singleThreaded));
+        for (let k = 0; k < options.runs; k++)
+          runs.push(check(dir, options.singleThreaded, options.pprofDir));
         const figures = medianFigures(runs);
         results.push([n, figures]);
         console.log(row(variant, n, figures) + (options.keep ? `  ${dir}` : ''));
