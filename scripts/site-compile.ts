@@ -7,8 +7,8 @@
  * Styles and icons are modules already. The bundle is also compiled to bytecode, so the binary
  * does not parse its JavaScript at each start.
  *
- * What the site loads on first use (`site/lazy-modules.ts`: the machine routes, arktype, the Redis
- * quota) is a second entry point of the executable, not part of the main bundle (issue 18, item 6):
+ * What the site loads on first use (`site/lazy-modules.ts`: the machine routes, arktype, the JWT
+ * signer and verifier, the Redis quota) is a second entry point of the executable, not part of the main bundle (issue 18, item 6):
  * each start loads the bytecode of all of the main bundle's code, used or not, and one module loaded
  * lazily inside a bundle has the bundler wrap every module it imports (the whole core) in an
  * initialiser, all run at start. The lazy entry takes the modules it shares with the main bundle
@@ -42,6 +42,7 @@ export const LAZY_LOADS: Readonly<Record<string, Readonly<Record<string, string>
   'site/app.ts': { './problems.ts': 'problems', './api/machine-routes.ts': 'machineRoutes' },
   'site/api/header-specs.ts': { arktype: 'arktype', './header-schemas.ts': 'headerSchemas' },
   'site/main.ts': { './quota.ts': 'quota' },
+  'site/oauth/tokens.ts': { '@charter/jwt': 'jwt' },
 };
 
 /** Where the main entry leaves the shared modules and the loader of the lazy entry. */
@@ -79,10 +80,13 @@ export function redirectLazyLoads(file: string, code: string): string {
 const redirectLazy: Bun.BunPlugin = {
   name: 'charter-site-lazy-loads',
   setup(build) {
-    build.onLoad({ filter: /[\\/]site[\\/](app|main|api[\\/]header-specs)\.ts$/ }, async (args) => ({
-      contents: redirectLazyLoads(key(args.path), await Bun.file(args.path).text()),
-      loader: 'ts',
-    }));
+    build.onLoad(
+      { filter: /[\\/]site[\\/](app|main|api[\\/]header-specs|oauth[\\/]tokens)\.ts$/ },
+      async (args) => ({
+        contents: redirectLazyLoads(key(args.path), await Bun.file(args.path).text()),
+        loader: 'ts',
+      }),
+    );
   },
 };
 

@@ -4,15 +4,8 @@
  * same key verifies any replica's token, and a token cannot be revoked before it expires (they are
  * short-lived, carry only the public scope `docs:read`, and every resource works without one).
  */
-import { randomId } from '@charter/core';
-import {
-  createJwtSigner,
-  createJwtVerifier,
-  type JwtPayload,
-  type JwtSigner,
-  type JwtVerifier,
-} from '@charter/jwt';
-import { decodeBase64Url } from '@charter/core';
+import { decodeBase64Url, randomId } from '@charter/core';
+import type { JwtPayload, JwtSigner, JwtVerifier } from '@charter/jwt';
 import { allResourceUrls, resolveSiteOrigin } from './resources.ts';
 
 /** Lifetime of an access token: one hour, in seconds (the token response's `expires_in`). */
@@ -108,6 +101,13 @@ export interface TokenService {
 
 const wholeSeconds = (): number => Math.floor(Date.now() / 1000);
 
+/**
+ * `@charter/jwt`, loaded with the first token issued or checked: the compiled site's start (issue 18,
+ * item 6) then holds none of its code, which the executable's second entry (`site/lazy-modules.ts`)
+ * carries; `require` keeps the first `verify` or `issue` synchronous up to the signing itself.
+ */
+const jwt = (): typeof import('@charter/jwt') => require('@charter/jwt') as typeof import('@charter/jwt');
+
 function resolveTokenServiceOptions(options: TokenServiceOptions): Required<TokenServiceOptions> {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('createTokenService options must be an object');
@@ -168,7 +168,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   let signer: JwtSigner | undefined;
   let verifier: JwtVerifier | undefined;
   const signerOf = (): JwtSigner =>
-    (signer ??= createJwtSigner({
+    (signer ??= jwt().createJwtSigner({
       algorithm: 'HS256',
       key,
       issuer: origin,
@@ -178,7 +178,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       now,
     }));
   const verifierOf = (): JwtVerifier =>
-    (verifier ??= createJwtVerifier({
+    (verifier ??= jwt().createJwtVerifier({
       algorithms: ['HS256'],
       key,
       issuer: origin,

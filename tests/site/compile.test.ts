@@ -119,6 +119,25 @@ describe('the compiled site', () => {
     expect(body.result.tools.map((t) => t.name).sort()).toEqual(['get_doc', 'list_docs', 'search_docs']);
   });
 
+  test('issues a token, accepts it on a page and refuses a forged one (the JWT code loads on first use)', async () => {
+    const issued = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&scope=docs%3Aread',
+    });
+    expect(issued.status).toBe(200);
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    expect(token.split('.')).toHaveLength(3);
+    const accepted = await fetch(`${origin}/changelog.md`, { headers: { authorization: `Bearer ${token}` } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+    const refused = await fetch(`${origin}/changelog.md`, { headers: { authorization: `Bearer ${forged}` } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+  });
+
   test('answers as the site built from source does', async () => {
     const source = createSite({
       origin,
@@ -128,6 +147,9 @@ describe('the compiled site', () => {
     });
     const paths = [
       '/',
+      '/changelog',
+      '/docs',
+      '/search?q=route',
       '/docs/routes-and-hooks',
       '/docs/routes-and-hooks.md',
       '/md/docs/jwt',

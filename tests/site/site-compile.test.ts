@@ -76,5 +76,6 @@ describe('site-compile: loads on first use go to the lazy entry', () => {
     expect(lazy.problems).toBe(await import('../../site/problems.ts'));
     expect(lazy.machineRoutes).toBe(await import('../../site/api/machine-routes.ts'));
     expect(lazy.arktype).toBe(await import('arktype'));
+    expect(lazy.jwt).toBe(await import('@charter/jwt'));
   });
 });
