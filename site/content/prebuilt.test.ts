@@ -76,10 +76,10 @@ function lazyParts(site: ContentSite) {
   const calls = data.pages.map(() => 0);
   const bodies = data.pages.map((page, i) => (): PageBody => {
     calls[i] = (calls[i] as number) + 1;
-    return { markdown: page.markdown, html: page.html, text: page.text };
+    return { markdown: page.markdown, html: page.html, text: page.text, headings: page.headings };
   });
   const index = {
-    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, ...rest }) => rest),
+    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, headings: _s, ...rest }) => rest),
     sections: data.sections,
   };
   return { index, bodies, calls };
@@ -92,7 +92,7 @@ describe('contentFromIndex (the executable: page text made on first read)', () =
     expectSameSite(site, contentFromIndex(index, bodies));
   });
 
-  test("makes no page's text until it is read, then each once", () => {
+  test("makes no page's text or headings until one is read, then each body once", () => {
     const site = testSite();
     const { index, bodies, calls } = lazyParts(site);
     const restored = contentFromIndex(index, bodies);
@@ -102,8 +102,17 @@ describe('contentFromIndex (the executable: page text made on first read)', () =
     expect(first.html).toBe(site.pages[0]!.html);
     expect(first.markdown).toBe(site.pages[0]!.markdown);
     expect(first.text).toBe(site.pages[0]!.text);
+    expect(first.headings).toEqual(site.pages[0]!.headings);
+    expect(first.headings).toBe(first.headings);
+    expect(Object.isFrozen(first.headings)).toBe(true);
     expect(calls[0]).toBe(1);
     expect(calls.slice(1).every((count) => count === 0)).toBe(true);
+    // The headings alone make the body too (a page's table of contents, the search index).
+    const second = restored.pages[1]!;
+    expect(second.headings).toEqual(site.pages[1]!.headings);
+    expect(calls[1]).toBe(1);
+    expect(second.markdown).toBe(site.pages[1]!.markdown);
+    expect(calls[1]).toBe(1);
   });
 
   test('its pages stay read-only', () => {

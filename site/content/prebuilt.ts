@@ -61,10 +61,15 @@ export function contentFromData(data: ContentData): ContentSite {
   return assembleContent(pages, sectionsOf(data.sections, pages));
 }
 
-/** A page's text: the bulk of the content, which the executable reads only when a page needs it. */
-export type PageBody = Pick<Page, 'markdown' | 'html' | 'text'>;
+/**
+ * A page's text and headings: the bulk of the content, which the executable reads only when a page
+ * needs it. The headings (some 1,700 objects and 3,400 strings for 85 pages) are here too: the
+ * start-up and the first page read none of them, and built at start they were most of the live heap
+ * that the first garbage collection walks (issue 18, item 6).
+ */
+export type PageBody = Pick<Page, 'markdown' | 'html' | 'text' | 'headings'>;
 
-/** The built content as the executable holds it: `ContentData` with each page's text left out. */
+/** The built content as the executable holds it: `ContentData` with each page's text and headings left out. */
 export interface ContentIndexData {
   readonly pages: readonly Omit<PageData, keyof PageBody>[];
   readonly sections: ContentData['sections'];
@@ -81,12 +86,13 @@ export function embeddedContentModule(
   templates: readonly (readonly string[] | undefined)[] = [],
 ): string {
   const index: ContentIndexData = {
-    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, ...rest }) => rest),
+    pages: data.pages.map(({ markdown: _m, html: _h, text: _t, headings: _s, ...rest }) => rest),
     sections: data.sections,
   };
   // A JSON text is a JavaScript expression.
   const bodies = data.pages.map(
-    (page) => `() => (${JSON.stringify({ markdown: page.markdown, html: page.html, text: page.text })})`,
+    (page) =>
+      `() => (${JSON.stringify({ markdown: page.markdown, html: page.html, text: page.text, headings: page.headings })})`,
   );
   // Each document template in a function of its own too (null: rendered at run time).
   const documents = data.pages.map((_, i) => {
@@ -106,7 +112,8 @@ export function embeddedContentModule(
 
 /**
  * The `ContentSite` of `embeddedContentModule`: as `contentFromData` gives, except that `markdown`,
- * `html` and `text` are read-only accessors that call the page's body function once, on first read.
+ * `html`, `text` and `headings` are read-only accessors that call the page's body function once, on
+ * first read.
  */
 export function contentFromIndex(
   index: ContentIndexData,
@@ -119,7 +126,15 @@ export function contentFromIndex(
   const pages = index.pages.map((page, position): Page => {
     let body: PageBody | undefined;
     const read = (): PageBody => {
-      body ??= (bodies[position] as () => PageBody)();
+      if (body === undefined) {
+        const made = (bodies[position] as () => PageBody)();
+        body = {
+          markdown: made.markdown,
+          html: made.html,
+          text: made.text,
+          headings: Object.freeze([...made.headings]),
+        };
+      }
       return body;
     };
     // Field by field, in the order `buildContent` writes them; a literal with accessors (JavaScriptCore
@@ -141,7 +156,9 @@ export function contentFromIndex(
       get text() {
         return read().text;
       },
-      headings: Object.freeze([...page.headings]),
+      get headings() {
+        return read().headings;
+      },
       previous: page.previous,
       next: page.next,
     };
