@@ -57,13 +57,12 @@ export function markdownRepresentations(content: ContentSite, origin: string): M
   }
   let reps = byOrigin.get(origin);
   if (reps === undefined) {
-    const pages = new Map(content.pages.map((page) => [page.path, page]));
     const made = new Map<string, Representation>();
     reps = Object.freeze({
       get(path: string): Representation | undefined {
         let rep = made.get(path);
         if (rep === undefined) {
-          const page = pages.get(path);
+          const page = content.byPath(path);
           if (page === undefined) return undefined;
           rep = representation(page.markdown, markdownHeaders(origin, page));
           made.set(path, rep);
