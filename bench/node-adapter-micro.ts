@@ -11,14 +11,16 @@
  * (`process.cpuUsage`) over BENCH_REQUESTS requests after as many to warm up. So the figures hold on a
  * busy machine, and a change to the adapter or the pipeline shows in them by itself.
  *
- * Servers: `raw` (the peers benchmark's raw listener, bench/peers/node-raw-listener.mjs), `zod` and
+ * Servers: `raw` (the peers benchmark's raw listener, bench/peers/node-raw-listener.mjs), `raw-secure`
+ * (the same with the eleven security fields of Charter's secure defaults, the floor:
+ * bench/peers/node-raw-secure-listener.mjs), `zod` and
  * `arktype` (the peers benchmark's Charter app, bench/peers/charter-app.mjs, through `toNodeHandler`
  * from the built charter/node: secure defaults and response validation on). Routes: the peers
  * benchmark's four. BENCH_ROUNDS rounds (default 3), each running every server on every route in its
  * own process; the least CPU per request of the rounds is printed for each pair (another process on
  * the core only adds to it), with its ratio to raw (1.00: as cheap as raw).
  *
- * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,zod,arktype), BENCH_ROUTES
+ * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype), BENCH_ROUTES
  * (static,param,post,notFound), CHARTER_DIST (another build's dist directory, as the peers benchmark
  * passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
  *
@@ -70,6 +72,8 @@ async function child(): Promise<void> {
   let listener: (req: IncomingMessage, res: ServerResponse) => void;
   if (server === 'raw') {
     ({ rawListener: listener } = await import('./peers/node-raw-listener.mjs'));
+  } else if (server === 'raw-secure') {
+    ({ rawSecureListener: listener } = await import('./peers/node-raw-secure-listener.mjs'));
   } else {
     const { charterApp, charterModule } = await import('./peers/charter-app.mjs');
     const { App } = await charterModule<typeof import('@charter/app')>('index.js');
@@ -164,7 +168,7 @@ async function orchestrate(): Promise<void> {
       .filter((s) => s !== '');
   const requests = Math.max(1000, Math.round(Number(process.env.BENCH_REQUESTS ?? 100_000)));
   const rounds = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
-  const servers = list('BENCH_SERVERS', ['raw', 'zod', 'arktype']);
+  const servers = list('BENCH_SERVERS', ['raw', 'raw-secure', 'zod', 'arktype']);
   const routes = list('BENCH_ROUTES', ROUTES);
   const extraFlags = list('BENCH_NODE_FLAGS', []).flatMap((flags) => flags.split(' '));
   const node = node24();

@@ -5,71 +5,16 @@
  * (`BENCH_PEERS=raw-secure=bench/peers/node-raw-secure.mjs`), telling how much of charter/node's
  * distance to raw `node:http` is the longer header section itself (built and written by the server,
  * sent over the socket, parsed by the load generator) rather than the framework's work. The listener
- * is spelled out rather than shared with the baseline, so the baseline pays for no option.
+ * (`node-raw-secure-listener.mjs`) is spelled out rather than shared with the baseline, so the baseline
+ * pays for no option.
  *
  *   node bench/peers/node-raw-secure.mjs <port>
  */
 import { createServer } from 'node:http';
 import { announce, HOSTNAME, portArg } from './lifecycle.mjs';
-import { isEcho, parseId, STATIC_BODY, userBody } from './raw.mjs';
+import { rawSecureListener } from './node-raw-secure-listener.mjs';
 
-/** The fields and values of a Charter answer under the secure defaults (`curl -i` on any route). */
-const SECURITY = {
-  'content-security-policy':
-    "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
-
-function send(res, status, type, text) {
-  res.writeHead(status, { ...SECURITY, 'content-type': type, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-const sendJson = (res, value) => send(res, 200, 'application/json', JSON.stringify(value));
-const sendText = (res, status, text) => send(res, status, 'text/plain', text);
-
-function echo(req, res) {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    let body;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      sendText(res, 400, 'Bad Request');
-      return;
-    }
-    if (isEcho(body)) sendJson(res, body);
-    else sendText(res, 400, 'Bad Request');
-  });
-}
-
-function listener(req, res) {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  if (req.method === 'GET') {
-    if (path === '/static') return sendJson(res, STATIC_BODY);
-    if (path.startsWith('/users/')) {
-      const id = parseId(path.slice('/users/'.length));
-      return id === undefined ? sendText(res, 400, 'Bad Request') : sendJson(res, userBody(id));
-    }
-  } else if (req.method === 'POST' && path === '/echo') {
-    return echo(req, res);
-  }
-  sendText(res, 404, 'Not Found');
-}
-
-const server = createServer(listener);
+const server = createServer(rawSecureListener);
 
 server.listen(portArg(), HOSTNAME, () => {
   announce(server.address().port, () => new Promise((resolve) => server.close(resolve)));
