@@ -7,15 +7,7 @@
  * node_modules of the packages that depend on them, so the repository root has no `node_modules/charter`.)
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  symlinkSync,
-  unlinkSync,
-} from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -33,6 +25,7 @@ import {
   walkFiles,
   workspacePackages,
 } from '../../scripts/build.ts';
+import { linkCharterIntoFixture } from './support.ts';
 
 /**
  * Workspace packages deliberately not re-exported by any subpath of `charter` (test helpers, internal
@@ -92,22 +85,6 @@ function reExportedPackages(file: string): string[] {
     .filter((value) => value.startsWith('@charter/'));
 }
 
-/** Links `fixtures/consumer/node_modules/charter` to packages/charter (idempotent). */
-function linkCharterIntoFixture(): void {
-  const link = join(FIXTURE, 'node_modules', 'charter');
-  let stat: ReturnType<typeof lstatSync> | undefined;
-  try {
-    stat = lstatSync(link);
-  } catch {
-    stat = undefined;
-  }
-  if (stat?.isSymbolicLink() && existsSync(link) && realpathSync(link) === realpathSync(CHARTER_DIR)) return;
-  if (stat && !stat.isSymbolicLink()) throw new Error(`${rel(link)} exists and is not a symlink; remove it`);
-  if (stat) unlinkSync(link);
-  mkdirSync(dirname(link), { recursive: true });
-  symlinkSync(relative(dirname(link), CHARTER_DIR), link, 'dir');
-}
-
 // Imports by package name from inside the consumer fixture, where `charter` resolves through node_modules.
 const consumer = (await import(join(FIXTURE, 'load.mts'))) as {
   resolveFromConsumer(specifier: string): string;
@@ -118,7 +95,7 @@ beforeAll(() => {
   if (!existsSync(join(DIST, 'index.js'))) {
     throw new Error('packages/charter/dist is missing: run `bun run build` before the packaging tests');
   }
-  linkCharterIntoFixture();
+  linkCharterIntoFixture(FIXTURE);
 });
 
 describe('exports map and files agree', () => {

@@ -4,12 +4,13 @@
  * `error.name` comes from the class (`HttpError` copies `new.target.name`) and is what logs and traces
  * show, so the built error classes must keep the names they are exported under; a user's own subclass
  * must still get its own name. Checked in Bun and under Node, importing `charter` by name from the
- * consumer fixture (see exports.test.ts, which links it).
+ * consumer fixture, linked here (test files run in any order).
  */
-import { describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST } from '../../scripts/build.ts';
+import { linkCharterIntoFixture } from './support.ts';
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
 
@@ -83,6 +84,8 @@ function expectKeptNames(names: Names): void {
 }
 
 describe('the built package keeps the names users see', () => {
+  beforeAll(() => linkCharterIntoFixture(FIXTURE));
+
   test('charter is built and linked into the consumer fixture', () => {
     expect(existsSync(join(DIST, 'index.js'))).toBe(true);
     expect(existsSync(join(FIXTURE, 'node_modules', 'charter', 'package.json'))).toBe(true);
