@@ -4,20 +4,12 @@
  * `charter` by name: `fixtures/node_modules/charter` is linked to packages/charter here.
  */
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { node24 } from '../adapters/fixtures/node24.ts';
 import { denoBinary } from '../support/deno-binary.ts';
+import { linkCharterInto } from '../support/link-charter.ts';
 
 export const ROOT = join(import.meta.dir, '../..');
 export const CHARTER_DIR = join(ROOT, 'packages/charter');
@@ -30,17 +22,7 @@ export function prepareCli(): void {
   if (!existsSync(CLI)) {
     throw new Error('packages/charter/dist/cli.js is missing: run `bun run build` before the CLI tests');
   }
-  const link = join(FIXTURES, 'node_modules', 'charter');
-  let stat: ReturnType<typeof lstatSync> | undefined;
-  try {
-    stat = lstatSync(link);
-  } catch {
-    stat = undefined;
-  }
-  if (stat?.isSymbolicLink() && existsSync(link) && realpathSync(link) === realpathSync(CHARTER_DIR)) return;
-  if (stat) unlinkSync(link);
-  mkdirSync(dirname(link), { recursive: true });
-  symlinkSync(relative(dirname(link), CHARTER_DIR), link, 'dir');
+  linkCharterInto(FIXTURES);
 }
 
 export interface CliResult {

@@ -25,7 +25,7 @@ import {
   walkFiles,
   workspacePackages,
 } from '../../scripts/build.ts';
-import { linkCharterIntoFixture } from './support.ts';
+import { linkCharterInto } from '../support/link-charter.ts';
 
 /**
  * Workspace packages deliberately not re-exported by any subpath of `charter` (test helpers, internal
@@ -95,7 +95,7 @@ beforeAll(() => {
   if (!existsSync(join(DIST, 'index.js'))) {
     throw new Error('packages/charter/dist is missing: run `bun run build` before the packaging tests');
   }
-  linkCharterIntoFixture(FIXTURE);
+  linkCharterInto(FIXTURE);
 });
 
 describe('exports map and files agree', () => {

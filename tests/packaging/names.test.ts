@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST } from '../../scripts/build.ts';
-import { linkCharterIntoFixture } from './support.ts';
+import { linkCharterInto } from '../support/link-charter.ts';
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
 
@@ -84,7 +84,7 @@ function expectKeptNames(names: Names): void {
 }
 
 describe('the built package keeps the names users see', () => {
-  beforeAll(() => linkCharterIntoFixture(FIXTURE));
+  beforeAll(() => linkCharterInto(FIXTURE));
 
   test('charter is built and linked into the consumer fixture', () => {
     expect(existsSync(join(DIST, 'index.js'))).toBe(true);

@@ -2,9 +2,8 @@
  * What the packaging tests share: the tools they run (tsc, Node 24, npm), a command runner, the links
  * that stand in for registry installs, and a server started until it prints the URL it listens on.
  */
-import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { CHARTER_DIR } from '../../scripts/build.ts';
+import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../../scripts/pack.ts';
 
 export const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
@@ -40,26 +39,6 @@ export function linkFromRepo(project: string, name: string): void {
   mkdirSync(dirname(target), { recursive: true });
   rmSync(target, { recursive: true, force: true });
   symlinkSync(realpathSync(join(ROOT, 'node_modules', name)), target, 'dir');
-}
-
-/**
- * Links `<fixture>/node_modules/charter` to packages/charter (idempotent), so the fixture imports the
- * built package BY NAME, as a consumer would. Every test file that imports from a fixture calls it
- * itself: test files run in any order, and a fresh checkout has no link yet.
- */
-export function linkCharterIntoFixture(fixture: string): void {
-  const link = join(fixture, 'node_modules', 'charter');
-  let stat: ReturnType<typeof lstatSync> | undefined;
-  try {
-    stat = lstatSync(link);
-  } catch {
-    stat = undefined;
-  }
-  if (stat?.isSymbolicLink() && existsSync(link) && realpathSync(link) === realpathSync(CHARTER_DIR)) return;
-  if (stat && !stat.isSymbolicLink()) throw new Error(`${link} exists and is not a symlink; remove it`);
-  if (stat) unlinkSync(link);
-  mkdirSync(dirname(link), { recursive: true });
-  symlinkSync(relative(dirname(link), CHARTER_DIR), link, 'dir');
 }
 
 /** Starts a server, waits for the line with its URL (30 s at most); returns the URL and a stop function. */
