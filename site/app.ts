@@ -470,12 +470,18 @@ export function createSite(options: SiteOptions): App {
   const byPath = (path: string) => (route: AnyRouteDefinition) => route.path === path;
   let pendingPages = pageList.filter((route) => !byPath(HOME_PATH)(route));
   for (const route of pageList.filter(byPath(HOME_PATH))) register(route);
+  // The fixed page URLs whose routes are registered: a request for one of them (the usual request
+  // until something else comes) finds nothing to do in one lookup, not in a pass over the pending list.
+  const registeredFixed = new Set([HOME_PATH]);
   const loadPageRoutes = (request: Request): void => {
     if (pendingPages.length === 0) return;
     const path = request.method === 'GET' || request.method === 'HEAD' ? requestPath(request.url) : '';
-    const wanted = fixedPages.has(path) ? byPath(path) : () => true;
+    const fixed = fixedPages.has(path);
+    if (fixed && registeredFixed.has(path)) return;
+    const wanted = fixed ? byPath(path) : () => true;
     const now = pendingPages.filter(wanted);
     pendingPages = pendingPages.filter((route) => !wanted(route));
+    if (fixed) registeredFixed.add(path);
     for (const route of now) register(route);
   };
   // The Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`): their paths are page paths from now on,
