@@ -99,3 +99,28 @@ describe('the site script', () => {
     expect(SITE_JS).toContain('navigator.clipboard.writeText');
   });
 });
+
+describe('asset digests (computed when bundled)', () => {
+  test('the script integrity value is the SHA-384 of the script served', () => {
+    const script = SITE_ASSETS.get(SCRIPT_URL);
+    expect(script).toBeDefined();
+    const sha384 = new Bun.CryptoHasher('sha384').update(script!.body).digest('base64');
+    expect(SCRIPT_INTEGRITY).toBe(`sha384-${sha384}`);
+  });
+
+  test('a body is the same bytes each time it is read, and matches its ETag', () => {
+    for (const asset of SITE_ASSETS.values()) {
+      expect(asset.body).toBe(asset.body);
+      expect(asset.etag).toBe(`"${sha256(asset.body).slice(0, 32)}"`);
+    }
+  });
+
+  test('the digests are the SHA-256 of each text, different texts different digests', async () => {
+    const { assetDigests } = await import('./asset-digests.ts');
+    const digests = assetDigests();
+    expect(digests.stylesheet).toBe(sha256(new TextEncoder().encode(SITE_CSS)));
+    expect(digests.script).toBe(sha256(new TextEncoder().encode(SITE_JS)));
+    expect(digests.favicon).toBe(sha256(new TextEncoder().encode(FAVICON_SVG)));
+    expect(digests.stylesheet).not.toBe(digests.script);
+  });
+});

@@ -3,8 +3,12 @@
  * (`/assets/site.<hash8>.css`): a changed file gets a new URL, so the server may cache every asset
  * for a year as `immutable` (RFC 8246) and the pages always link the current one.
  */
+import { assetDigests } from './asset-digests.ts' with { type: 'macro' };
+import { FAVICON_SVG } from './favicon.ts';
 import { SITE_JS } from './page-script.ts';
 import { SITE_CSS } from './stylesheet.ts';
+
+export { FAVICON_SVG };
 
 /** One asset as the server sends it. */
 export interface SiteAsset {
@@ -15,31 +19,36 @@ export interface SiteAsset {
   readonly etag: string;
 }
 
-/** The favicon: a "C" on the accent colour, drawn with a path (no fonts, no scripts, no styles). */
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
-<rect width="32" height="32" rx="7" fill="#2f5bd3"/>
-<path d="M21.1 9.9A8 8 0 1 0 21.1 22.1" fill="none" stroke="#ffffff" stroke-width="3.4" stroke-linecap="round"/>
-</svg>
-`;
-
 interface BuiltAsset extends SiteAsset {
   readonly url: string;
 }
 
-function buildAsset(stem: string, extension: string, text: string, contentType: string): BuiltAsset {
-  const body = new TextEncoder().encode(text);
-  const hex = new Bun.CryptoHasher('sha256').update(body).digest('hex');
-  return {
+// Hashed when the code is bundled (asset-digests.ts); the bodies are encoded with the first request
+// for an asset, which a start that serves a page only does not make.
+const DIGESTS = assetDigests();
+
+function builtAsset(
+  stem: string,
+  extension: string,
+  text: string,
+  contentType: string,
+  hex: string,
+): BuiltAsset {
+  let body: Uint8Array | undefined;
+  return Object.freeze({
     url: `/assets/${stem}.${hex.slice(0, 8)}.${extension}`,
-    body,
+    get body(): Uint8Array {
+      body ??= new TextEncoder().encode(text);
+      return body;
+    },
     contentType,
     etag: `"${hex.slice(0, 32)}"`,
-  };
+  });
 }
 
-const stylesheet = buildAsset('site', 'css', SITE_CSS, 'text/css; charset=utf-8');
-const favicon = buildAsset('favicon', 'svg', FAVICON_SVG, 'image/svg+xml');
-const script = buildAsset('site', 'js', SITE_JS, 'text/javascript; charset=utf-8');
+const stylesheet = builtAsset('site', 'css', SITE_CSS, 'text/css; charset=utf-8', DIGESTS.stylesheet);
+const favicon = builtAsset('favicon', 'svg', FAVICON_SVG, 'image/svg+xml', DIGESTS.favicon);
+const script = builtAsset('site', 'js', SITE_JS, 'text/javascript; charset=utf-8', DIGESTS.script);
 
 /** URL of the stylesheet: `/assets/site.<hash8>.css`. */
 export const STYLESHEET_URL: string = stylesheet.url;
@@ -54,12 +63,9 @@ export const SCRIPT_URL: string = script.url;
  * The script's Subresource Integrity value (W3C SRI §3.1, `sha384-<base64>`): the page refuses a
  * script whose bytes differ from the ones it was built with.
  */
-export const SCRIPT_INTEGRITY: string = `sha384-${new Bun.CryptoHasher('sha384').update(script.body).digest('base64')}`;
+export const SCRIPT_INTEGRITY: string = `sha384-${DIGESTS.scriptSha384}`;
 
 /** Every asset, keyed by its URL path. */
 export const SITE_ASSETS: ReadonlyMap<string, SiteAsset> = new Map(
-  [stylesheet, favicon, script].map(({ url, body, contentType, etag }) => [
-    url,
-    Object.freeze({ body, contentType, etag }),
-  ]),
+  [stylesheet, favicon, script].map((asset) => [asset.url, asset]),
 );

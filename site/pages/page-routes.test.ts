@@ -195,6 +195,10 @@ describe('pageRoutes: declarations', () => {
     const routes = htmlPageRoutes({ content, origin: TEST_ORIGIN });
     const ids = routes.map((route) => route.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+    // Each top-level page's path in PascalCase, between `get` and `Page`.
+    expect(ids).toEqual(
+      expect.arrayContaining(['getDocsPage', 'getDocsPageMarkdown', 'getIndexPage', 'getIndexPageMarkdown']),
+    );
     expect(routes.map((route) => route.path).sort()).toEqual([
       '/',
       '/docs',

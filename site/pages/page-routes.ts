@@ -46,13 +46,25 @@ function htmlRepresentation(content: ContentSite, page: Page, origin: string): R
   });
 }
 
-/** `docs/jwt` to `DocsJwt`, for operationIds. */
+/**
+ * `docs/jwt` to `DocsJwt`, for operationIds: each run of letters and digits with its first character
+ * upper-cased. A loop rather than a pattern split: the first use of a pattern compiles it, and this
+ * runs at start-up for the top-level pages (issue 18, item 6).
+ */
 function pascal(path: string): string {
-  return path
-    .split(/[^A-Za-z0-9]+/)
-    .filter((word) => word !== '')
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+  let name = '';
+  let wordStart = true;
+  for (const char of path) {
+    const alphanumeric =
+      (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || (char >= '0' && char <= '9');
+    if (!alphanumeric) {
+      wordStart = true;
+      continue;
+    }
+    name += wordStart ? char.toUpperCase() : char;
+    wordStart = false;
+  }
+  return name;
 }
 
 /** The routes of `pageRoutes`, assets aside. */
