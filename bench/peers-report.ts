@@ -9,8 +9,15 @@ export interface Cell {
   server: string;
   route: Route['id'];
   serverCpuMicrosPerRequest: number;
-  /** The runtime's raw server's CPU per request over this one's: higher is better, 1 = as cheap as raw. */
+  /**
+   * The runtime's raw server's CPU per request over this one's: higher is better, 1 = as cheap as raw.
+   * Paired schedule: the median of pairRatios; shuffled: raw's median CPU/req over this one's.
+   */
   ratioToRaw: number;
+  /** Paired schedule: each round's pair ratio (raw runs around it over this run), in round order. */
+  pairRatios?: number[];
+  /** The lowest and highest pair ratio: how sure ratioToRaw is. */
+  ratioSpread?: [number, number];
   requestsPerSecond: number;
   p99Micros?: number;
   serverCores: number;
@@ -25,6 +32,8 @@ export interface ServerSummary {
   runtime: Runtime;
   /** Geometric mean of ratioToRaw over the routes. */
   geomean: number;
+  /** Paired schedule: the lowest and highest of the per-round geomeans of the pair ratios. */
+  geomeanSpread?: [number, number];
   peakRssMB: number;
   coldStartMs: { median: number; samples: number[] };
   check: CheckRecord;
@@ -57,6 +66,12 @@ export function summarise(
         r.otherLoadOnServerCore === undefined ? [] : [r.otherLoadOnServerCore],
       );
       if (others.length > 0) cell.otherLoadOnServerCore = median(others);
+      const pairRatios = mine.flatMap((r) => (r.pairRatio === undefined ? [] : [r.pairRatio]));
+      if (pairRatios.length > 0) {
+        cell.pairRatios = pairRatios;
+        cell.ratioToRaw = median(pairRatios);
+        cell.ratioSpread = [Math.min(...pairRatios), Math.max(...pairRatios)];
+      }
       cells.push(cell);
     }
   }
@@ -64,10 +79,36 @@ export function summarise(
     const def = defs.find((d) => d.id === cell.server);
     const raw = defs.find((d) => d.runtime === def?.runtime && d.raw === true);
     const rawCell = cells.find((c) => c.server === raw?.id && c.route === cell.route);
+    if (cell.pairRatios !== undefined) continue;
     if (rawCell !== undefined)
       cell.ratioToRaw = rawCell.serverCpuMicrosPerRequest / cell.serverCpuMicrosPerRequest;
   }
   return cells;
+}
+
+/**
+ * Paired schedule: the lowest and highest over the rounds of the geomean of that round's pair ratios
+ * (one per route); undefined when the server has no pair ratios (the raw servers, a shuffled run).
+ */
+export function geomeanSpread(
+  runs: readonly RunResult[],
+  server: string,
+  routes: readonly Route[],
+): [number, number] | undefined {
+  const byRound = new Map<number, number[]>();
+  for (const run of runs) {
+    if (run.server !== server || run.pairRatio === undefined) continue;
+    byRound.set(run.round, [...(byRound.get(run.round) ?? []), run.pairRatio]);
+  }
+  const perRound = [...byRound.values()].filter((ratios) => ratios.length === routes.length).map(geomean);
+  return perRound.length === 0 ? undefined : [Math.min(...perRound), Math.max(...perRound)];
+}
+
+/** `0.93 (0.90-0.95)`: a ratio and, when known, the range it was the median of. */
+function ratioText(ratio: number, spread: readonly [number, number] | undefined): string {
+  return spread === undefined
+    ? ratio.toFixed(2)
+    : `${ratio.toFixed(2)} (${spread[0].toFixed(2)}-${spread[1].toFixed(2)})`;
 }
 
 export function markdownTable(
@@ -103,8 +144,11 @@ export function tables(
     const summary = servers.find((s) => s.id === def.id);
     return [
       def.label,
-      ...routes.map((r) => (cell(def.id, r.id)?.ratioToRaw ?? Number.NaN).toFixed(2)),
-      (summary?.geomean ?? Number.NaN).toFixed(2),
+      ...routes.map((r) => {
+        const c = cell(def.id, r.id);
+        return ratioText(c?.ratioToRaw ?? Number.NaN, c?.ratioSpread);
+      }),
+      ratioText(summary?.geomean ?? Number.NaN, summary?.geomeanSpread),
       `${Math.round(summary?.peakRssMB ?? Number.NaN)} MB`,
       `${Math.round(summary?.coldStartMs.median ?? Number.NaN)} ms`,
     ];
@@ -123,7 +167,7 @@ export function tables(
     }),
   ]);
   return [
-    "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw):",
+    "Server CPU per request relative to the same runtime's raw server (raw CPU/req over this CPU/req: higher is better, 1.00 = as cheap as raw; in parentheses, when paired, the lowest and highest pair ratio of the rounds):",
     '',
     markdownTable(['server', ...columns, 'geomean', 'peak RSS', 'cold start'], ratioRows),
     '',

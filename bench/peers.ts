@@ -43,9 +43,9 @@ import { join } from 'node:path';
 import { type LoadResult, type LoadTarget, loadTool, runLoad } from './load.ts';
 import { median } from './median.ts';
 import { machine, versions } from './peers-environment.ts';
-import { geomean, type ServerSummary, summarise, tables } from './peers-report.ts';
+import { geomean, geomeanSpread, type ServerSummary, summarise, tables } from './peers-report.ts';
 import { node24 } from './peers/node24.ts';
-import { CLK_TCK, coreMicros, cpuMicros, statusKb } from './support/proc.ts';
+import { CLK_TCK, coreMicros, cpuMicros, preciseCpuMicros, statusKb } from './support/proc.ts';
 import { random, shuffle } from './support/seeded-order.ts';
 import { drain, readyPort, stopProcess } from './support/server-process.ts';
 
@@ -60,10 +60,20 @@ function envNumber(name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * BENCH_SCHEDULE: `paired` (default) measures every server on a route between two runs of its runtime's
+ * raw server on the same route (raw, X1, raw, X2, ..., raw), and each ratio is the median over the rounds
+ * of raw-around-it / X: the host's drift (this VM's speed moves by tens of percent over minutes) falls on
+ * both sides of each pair alike and cancels. `shuffled` is the earlier schedule, kept to compare methods:
+ * every (server, route) in a shuffled order per round, each with its own warm-up, ratio = median / median.
+ */
+const SCHEDULE = process.env.BENCH_SCHEDULE === 'shuffled' ? 'shuffled' : 'paired';
 // wrk takes whole seconds.
-const MEASURE_SECONDS = Math.max(1, Math.round(envNumber('BENCH_SECONDS', 3)));
+const MEASURE_SECONDS = Math.max(1, Math.round(envNumber('BENCH_SECONDS', SCHEDULE === 'paired' ? 1 : 3)));
 const WARMUP_SECONDS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_SECONDS', 1)));
-const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 3));
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', SCHEDULE === 'paired' ? 5 : 3));
+/** BENCH_AA=1: a second instance of each runtime's raw server runs as a peer; its ratio, 1 by construction, shows the method's error. */
+const AA = process.env.BENCH_AA === '1';
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 32));
 const COLD_STARTS = Math.round(envNumber('BENCH_COLD_STARTS', 7));
 const SEED = Math.round(envNumber('BENCH_SEED', Date.now() % 1_000_000_007));
@@ -111,6 +121,8 @@ export interface ServerDef {
   raw?: boolean;
   /** The charter build this server loads, when not the run's own (BENCH_CHARTER_DIST_B). */
   dist?: string;
+  /** BENCH_AA: a second instance of the raw server, measured as a peer. */
+  aa?: boolean;
 }
 
 const ALL_SERVERS: readonly ServerDef[] = [
@@ -201,7 +213,21 @@ function selectedServers(): ServerDef[] {
     wanted === undefined
       ? ofRuntimes
       : ofRuntimes.filter((s) => wanted.includes(s.id) || (s.raw === true && runtimesWanted.has(s.runtime)));
-  return [...selected, ...buildB(selected)];
+  return [...selected, ...buildB(selected), ...aaServers(selected)];
+}
+
+/** BENCH_AA=1: each runtime's raw server once more, as a peer (id suffixed `-aa`). */
+function aaServers(selected: readonly ServerDef[]): ServerDef[] {
+  if (!AA) return [];
+  return selected
+    .filter((s) => s.raw === true)
+    .map((s) => ({
+      ...s,
+      id: `${s.id}-aa`,
+      label: `${s.label}, a second instance (A/A: the method's error)`,
+      raw: false,
+      aa: true,
+    }));
 }
 
 /**
@@ -517,6 +543,8 @@ async function checkServer(server: Running): Promise<CheckRecord> {
 
 export interface RunResult {
   round: number;
+  /** Position in the run's sequence of measured runs (1, 2, ...): which runs were adjacent in time. */
+  seq: number;
   server: string;
   route: Route['id'];
   requests: number;
@@ -535,6 +563,14 @@ export interface RunResult {
   attempts?: number;
   p50Micros?: number;
   p99Micros?: number;
+  /** `schedstat`: per-thread ns counters; `stat`: clock ticks (when schedstat is missing or disagrees). */
+  cpuSource: 'schedstat' | 'stat';
+  /**
+   * Paired schedule, peers only: the mean CPU/req of the raw server's runs on the same route right
+   * before and right after this one, and that over this run's CPU/req (the pair's ratio).
+   */
+  rawCpuMicrosPerRequest?: number;
+  pairRatio?: number;
 }
 
 function targetFor(server: Running, route: Route): LoadTarget {
@@ -568,22 +604,43 @@ async function waitForQuiet(): Promise<number> {
   return performance.now() - started;
 }
 
-async function measure(server: Running, route: Route, round: number): Promise<RunResult> {
+async function warmUp(server: Running, route: Route): Promise<void> {
+  await runLoad(targetFor(server, route), {
+    seconds: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    prefix: pinned(PIN?.loader),
+  });
+}
+
+let sequence = 0;
+
+async function measure(server: Running, route: Route, round: number, quiet = true): Promise<RunResult> {
   const target = targetFor(server, route);
   const prefix = pinned(PIN?.loader);
-  const quietWaitMs = await waitForQuiet();
-  await runLoad(target, { seconds: WARMUP_SECONDS, connections: CONNECTIONS, prefix });
+  const quietWaitMs = quiet ? await waitForQuiet() : 0;
+  // The paired schedule warms every (server, route) once before the rounds instead (see runPeersBench).
+  if (SCHEDULE === 'shuffled') await warmUp(server, route);
   const coreBefore = PIN === undefined ? undefined : coreMicros(PIN.server);
-  const cpuBefore = cpuMicros(server.pid);
+  const ticksBefore = cpuMicros(server.pid);
+  const preciseBefore = preciseCpuMicros(server.pid);
   const load: LoadResult = await runLoad(target, {
     seconds: MEASURE_SECONDS,
     connections: CONNECTIONS,
     prefix,
   });
-  const serverCpuMicros = cpuMicros(server.pid) - cpuBefore;
+  const ticks = cpuMicros(server.pid) - ticksBefore;
+  const preciseAfter = preciseCpuMicros(server.pid);
+  const precise =
+    preciseBefore === undefined || preciseAfter === undefined ? undefined : preciseAfter - preciseBefore;
+  // The tick count is within two ticks of the truth; a thread that ended mid-run drops out of the
+  // per-thread sum, so a sum further from the ticks than that is not trusted.
+  const trusted = precise !== undefined && Math.abs(precise - ticks) <= (2 * 1e6) / CLK_TCK;
+  const serverCpuMicros = trusted ? precise : ticks;
   if (load.requests === 0) throw new Error(`No completed request to ${server.def.id} ${route.label}`);
   const result: RunResult = {
     round,
+    seq: ++sequence,
+    cpuSource: trusted ? 'schedstat' : 'stat',
     server: server.def.id,
     route: route.id,
     requests: load.requests,
@@ -606,6 +663,81 @@ async function measure(server: Running, route: Route, round: number): Promise<Ru
   return result;
 }
 
+/**
+ * A measured run, measured again while contended (up to RETRIES times, each after waiting for quiet
+ * cores), the least contended kept. `quiet`: wait for quiet cores before the first attempt too.
+ */
+async function measureKept(server: Running, route: Route, round: number, quiet = true): Promise<RunResult> {
+  let run = await measure(server, route, round, quiet);
+  let attempts = 1;
+  while ((run.otherLoadOnServerCore ?? 0) > CONTENDED && attempts <= RETRIES) {
+    const again = await measure(server, route, round);
+    attempts++;
+    if ((again.otherLoadOnServerCore ?? 0) < (run.otherLoadOnServerCore ?? 0)) run = again;
+  }
+  run.attempts = attempts;
+  return run;
+}
+
+function logRun(server: Running, route: Route, run: RunResult): void {
+  const attempts = run.attempts ?? 1;
+  const other =
+    run.otherLoadOnServerCore === undefined
+      ? ''
+      : `, others ${(run.otherLoadOnServerCore * 100).toFixed(0)}% of its core`;
+  console.log(
+    `  round ${run.round} ${server.def.id.padEnd(21)} ${route.label.padEnd(16)} ` +
+      `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s ` +
+      `${run.serverCpuMicrosPerRequest.toFixed(1).padStart(6)} µs/req ` +
+      `p99 ${run.p99Micros === undefined ? '-' : `${(run.p99Micros / 1000).toFixed(2)} ms`} ` +
+      `(server ${run.serverCores.toFixed(2)} cores${other}, ${run.errors} errors` +
+      `${attempts > 1 ? `, best of ${attempts} attempts` : ''})` +
+      (run.pairRatio === undefined ? '' : ` pair ratio ${run.pairRatio.toFixed(2)}`),
+  );
+}
+
+/**
+ * The paired schedule. Every (server, route) is warmed up once; then, in each round, for each route (in a
+ * shuffled order) and each runtime, the raw server and that runtime's peers alternate, raw first and
+ * last: raw, X1, raw, X2, ..., Xn, raw (peers in a shuffled order). Each peer run is thus between two
+ * raw runs of the same route a few seconds apart; its pair ratio is their mean CPU/req over its own. A
+ * drift of the host's speed that is linear over those seconds cancels exactly, a slower one nearly so.
+ */
+async function pairedRounds(running: readonly Running[], next: () => number): Promise<RunResult[]> {
+  const warmUpStarted = performance.now();
+  for (const server of running) for (const route of ROUTES) await warmUp(server, route);
+  console.log(
+    `warm-up: every server on every route for ${WARMUP_SECONDS} s (${((performance.now() - warmUpStarted) / 1000).toFixed(0)} s)`,
+  );
+  const runs: RunResult[] = [];
+  const raws = running.filter((s) => s.def.raw === true);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const route of shuffle(ROUTES, next)) {
+      for (const raw of raws) {
+        const peers = running.filter((s) => s.def.runtime === raw.def.runtime && s.def.raw !== true);
+        let before = await measureKept(raw, route, round);
+        logRun(raw, route, before);
+        runs.push(before);
+        // Only the chain's first run waits for quiet cores (a wait costs at least 250 ms): the runs of a
+        // chain follow each other without gaps, and a contended one is measured again after a wait.
+        for (const peer of shuffle(peers, next)) {
+          const run = await measureKept(peer, route, round, false);
+          const after = await measureKept(raw, route, round, false);
+          run.rawCpuMicrosPerRequest =
+            (before.serverCpuMicrosPerRequest + after.serverCpuMicrosPerRequest) / 2;
+          run.pairRatio = run.rawCpuMicrosPerRequest / run.serverCpuMicrosPerRequest;
+          // Logged once its pair ratio is known, after the raw run that follows it.
+          logRun(peer, route, run);
+          logRun(raw, route, after);
+          runs.push(run, after);
+          before = after;
+        }
+      }
+    }
+  }
+  return runs;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export async function runPeersBench(): Promise<void> {
@@ -617,8 +749,11 @@ export async function runPeersBench(): Promise<void> {
   const ctx: Context = { nodePath: node?.path ?? 'node', charterDist };
   const info = { machine: machine(), versions: versions(node?.version, CHARTER_DIST_OVERRIDE) };
   console.log(
-    `Peers benchmark: ${defs.length} servers x ${ROUTES.length} routes, ${ROUNDS} rounds of ` +
-      `${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured, ${CONNECTIONS} connections, ` +
+    `Peers benchmark: ${defs.length} servers x ${ROUTES.length} routes, ${ROUNDS} rounds, ` +
+      (SCHEDULE === 'paired'
+        ? `paired (raw, X1, raw, X2, ..., raw per route), ${WARMUP_SECONDS} s warm-up per server and route once, ${MEASURE_SECONDS} s measured runs, `
+        : `shuffled, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured per run, `) +
+      `${CONNECTIONS} connections, ` +
       `${tool === 'wrk' ? 'wrk (1 thread)' : 'Bun fetch client'}, ` +
       `${PIN === undefined ? 'no pinning' : `wrk on core ${PIN.loader}, server on core ${PIN.server} (taskset)`}, seed ${SEED}`,
   );
@@ -658,31 +793,15 @@ export async function runPeersBench(): Promise<void> {
     }
 
     const next = random(SEED);
-    const runs: RunResult[] = [];
-    const pairs = running.flatMap((server) => ROUTES.map((route) => ({ server, route })));
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const { server, route } of shuffle(pairs, next)) {
-        let run = await measure(server, route, round);
-        let attempts = 1;
-        while ((run.otherLoadOnServerCore ?? 0) > CONTENDED && attempts <= RETRIES) {
-          const again = await measure(server, route, round);
-          attempts++;
-          if ((again.otherLoadOnServerCore ?? 0) < (run.otherLoadOnServerCore ?? 0)) run = again;
+    const runs: RunResult[] = SCHEDULE === 'paired' ? await pairedRounds(running, next) : [];
+    if (SCHEDULE === 'shuffled') {
+      const pairs = running.flatMap((server) => ROUTES.map((route) => ({ server, route })));
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const { server, route } of shuffle(pairs, next)) {
+          const run = await measureKept(server, route, round);
+          logRun(server, route, run);
+          runs.push(run);
         }
-        run.attempts = attempts;
-        runs.push(run);
-        const other =
-          run.otherLoadOnServerCore === undefined
-            ? ''
-            : `, others ${(run.otherLoadOnServerCore * 100).toFixed(0)}% of its core`;
-        console.log(
-          `  round ${round} ${server.def.id.padEnd(21)} ${route.label.padEnd(16)} ` +
-            `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s ` +
-            `${run.serverCpuMicrosPerRequest.toFixed(1).padStart(6)} µs/req ` +
-            `p99 ${run.p99Micros === undefined ? '-' : `${(run.p99Micros / 1000).toFixed(2)} ms`} ` +
-            `(server ${run.serverCores.toFixed(2)} cores${other}, ${run.errors} errors` +
-            `${attempts > 1 ? `, best of ${attempts} attempts` : ''})`,
-        );
       }
     }
 
@@ -690,11 +809,13 @@ export async function runPeersBench(): Promise<void> {
     const cells = summarise(defs, runs, ROUTES);
     const servers: ServerSummary[] = defs.map((def) => {
       const samples = cold.get(def.id) ?? [];
+      const spread = geomeanSpread(runs, def.id, ROUTES);
       return {
         id: def.id,
         label: def.label,
         runtime: def.runtime,
         geomean: geomean(cells.filter((c) => c.server === def.id).map((c) => c.ratioToRaw)),
+        ...(spread === undefined ? {} : { geomeanSpread: spread }),
         peakRssMB: peakRss.get(def.id) ?? Number.NaN,
         coldStartMs: { median: median(samples), samples },
         check: checks.get(def.id) as CheckRecord,
@@ -703,8 +824,13 @@ export async function runPeersBench(): Promise<void> {
     console.log(`\n${tables(defs, cells, servers, ROUTES)}\n`);
     const contended = runs.filter((r) => (r.otherLoadOnServerCore ?? 0) > CONTENDED).length;
     console.log(
-      'CPU/req, req/s and p99 are medians of the rounds; CPU is the server process (utime + stime of all its ' +
-        'threads, from /proc), over the requests it completed. Peak RSS: VmHWM after all rounds. Cold start: ' +
+      'CPU/req, req/s and p99 are medians of the rounds; CPU is the server process (all its threads: ' +
+        'schedstat ns, else utime + stime ticks, from /proc), over the requests it completed. ' +
+        (SCHEDULE === 'paired'
+          ? 'Ratio: median over the rounds of the pair ratios (the raw runs just before and after / this run); ' +
+            'in parentheses the lowest and highest pair ratio (geomean: of the per-round geomeans). '
+          : 'Ratio: median raw CPU/req over median CPU/req. ') +
+        'Peak RSS: VmHWM after all rounds. Cold start: ' +
         `spawn to first 200, median of ${COLD_STARTS}. ${contended} of ${runs.length} samples had other ` +
         `processes on the server's core more than ${Math.round(CONTENDED * 100)}% of the time, after up to ` +
         `${RETRIES} retries each.`,
@@ -718,6 +844,8 @@ export async function runPeersBench(): Promise<void> {
           ...info,
           loadAverageAtEnd: loadavg()[0]?.toFixed(2),
           settings: {
+            schedule: SCHEDULE,
+            aa: AA,
             loadGenerator: tool,
             connections: CONNECTIONS,
             warmupSeconds: WARMUP_SECONDS,
