@@ -9,14 +9,18 @@
  *   1. builds the `charter` package when its dist is missing or older than the sources, and snapshots it;
  *   2. cold starts: spawn to first 200 on `GET /static`, BENCH_COLD_STARTS times per server, interleaved;
  *   3. starts every server once and checks its answers (statuses, JSON bodies, 400/422 for bad input);
- *   4. BENCH_ROUNDS rounds; in each, every server x every route in a shuffled order: a warm-up, then a
- *      measured wrk run (wrk pinned to core 0, the server to core 1, with taskset);
+ *   4. warms every server up on every route once, then BENCH_ROUNDS rounds; in each, per route and runtime,
+ *      a chain of measured wrk runs raw, X1, raw, X2, ..., Xn, raw (wrk pinned to core 0, the server to
+ *      core 1, with taskset), so each peer run has a raw run of its route just before and after it;
  *   5. prints per server and route the server CPU time per request, its ratio to the same runtime's raw
- *      server (raw CPU / this CPU: higher is better, 1.00 = as cheap as raw), req/s, p99 latency, peak RSS
- *      and cold start, with a geomean over the routes; writes bench/results/peers.json.
+ *      server (the median over rounds of the pair ratios, raw around it / this: higher is better, 1.00 =
+ *      as cheap as raw) with the lowest and highest pair ratio, req/s, p99 latency, peak RSS and cold
+ *      start, with a geomean over the routes; writes bench/results/peers.json (every run included).
  *
- * Env: BENCH_SECONDS (measured seconds per run, default 3), BENCH_WARMUP_SECONDS (default 1),
- * BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_COLD_STARTS (default 7),
+ * Env: BENCH_SCHEDULE (paired | shuffled: the earlier unpaired schedule), BENCH_AA (1: a second raw
+ * server per runtime measured as a peer, the method's error), BENCH_SECONDS (measured seconds per run,
+ * default 1; shuffled 3), BENCH_WARMUP_SECONDS (default 1), BENCH_ROUNDS (default 5; shuffled 3),
+ * BENCH_CONNECTIONS (default 32), BENCH_COLD_STARTS (default 7),
  * BENCH_SERVERS (ids to run, comma-separated; each runtime's raw server is always added),
  * BENCH_RUNTIMES (bun,node), BENCH_PIN (0: no taskset), BENCH_SEED (shuffle seed), BENCH_CONTENDED
  * (share of the server's core used by others above which a run is measured again, default 0.1),
