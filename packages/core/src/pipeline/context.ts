@@ -27,13 +27,19 @@ export class Exchange {
    * writes planned answers, and for HEAD, whose answer states the length of the content it drops.
    */
   readonly recordsPayload: boolean;
+  /**
+   * The request's method, read once: on Bun `request.method` is a native getter, and the pipeline
+   * asks for it up to four times per request (target check, routing, the 404's detail, step 8).
+   */
+  readonly method: string;
   #controller: AbortController | undefined = undefined;
 
-  constructor(request: Request, clientAddress: ClientAddressResolver) {
+  constructor(request: Request, clientAddress: ClientAddressResolver, method: string = request.method) {
     this.request = request;
     this.clientAddress = clientAddress;
+    this.method = method;
     this.plannedAnswers = wantsPlannedAnswers(request);
-    this.recordsPayload = this.plannedAnswers || request.method === 'HEAD';
+    this.recordsPayload = this.plannedAnswers || method === 'HEAD';
   }
 
   /**

@@ -80,15 +80,17 @@ export function dispatch(
   preMatched?: PreMatched,
   serving?: ServingAddress,
 ): Response | Promise<Response> {
+  // Read once for every step (a native getter on Bun); a rebuilt request keeps the method.
+  const method = received.method;
   // 0. A target or Host no URL can be built from is answered before any hook could trip on it.
-  const request = checkRequestTarget(received, serving);
+  const request = checkRequestTarget(received, serving, method);
   if (request !== received) {
     if (!(request instanceof Request)) return refuseTarget(host, received, request);
     // Rebuilt on the listening address: it still arrived on the original's connection.
     const peer = host.clientAddress.peer?.(received);
     if (peer !== undefined) setRequestPeer(request, peer);
   }
-  const exchange = new Exchange(request, host.clientAddress);
+  const exchange = new Exchange(request, host.clientAddress, method);
   host.requestStarted();
   let work: Response | Promise<Response>;
   try {
@@ -220,11 +222,12 @@ function matchAndRun(
   } else {
     // Only the path: the query is cut from the URL if it is ever read (RequestContext.query).
     const pathname = pathnameOf(request.url);
-    const found = host.router.find(request.method, pathname);
+    const method = exchange.method;
+    const found = host.router.find(method, pathname);
     // A client's miss is routine: its error carries no stack (never logged; capturing one costs more
     // than the rest of the refusal).
     if (found.kind === 'not-found') {
-      const detail = `No route matches ${request.method} ${pathname}`;
+      const detail = `No route matches ${method} ${pathname}`;
       // With no onError hook to hand an error to, the 404 is answered without making one: an Error
       // (even without its stack) costs more than the rest of the refusal.
       if (phasesFor(host, exchange).onError === undefined) {
@@ -234,7 +237,7 @@ function matchAndRun(
     }
     if (found.kind === 'method-not-allowed') {
       throw withoutStack(
-        () => new MethodNotAllowedError(found.allowed, `${request.method} is not allowed on ${pathname}`),
+        () => new MethodNotAllowedError(found.allowed, `${method} is not allowed on ${pathname}`),
       );
     }
     if (found.kind === 'bad-path') {
@@ -351,7 +354,7 @@ function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Res
   const rendered = renderError(error, host.options.production, pending);
   if (rendered.unexpected) {
     host.logger.error('Request failed with an unexpected error', {
-      method: exchange.request.method,
+      method: exchange.method,
       route: exchange.route?.path,
       status: rendered.error.status,
       error,
@@ -367,7 +370,7 @@ function problemFor(host: PipelineHost, exchange: Exchange, error: unknown): Res
  */
 function finish(host: PipelineHost, exchange: Exchange, response: Response): Response | Promise<Response> {
   const phases = phasesFor(host, exchange);
-  if (phases.onSend === undefined && phases.onResponse === undefined && exchange.request.method !== 'HEAD') {
+  if (phases.onSend === undefined && phases.onResponse === undefined && exchange.method !== 'HEAD') {
     host.requestFinished();
     return host.hardens && !exchange.hardened && exchange.ctx?.hardened !== true
       ? hardenResponse(host.perimeter, response)
@@ -398,7 +401,7 @@ async function finishWithHooks(
     }
   }
   if (host.hardens) response = hardenResponse(host.perimeter, response);
-  if (exchange.request.method === 'HEAD' && response.body !== null) response = withoutContent(response);
+  if (exchange.method === 'HEAD' && response.body !== null) response = withoutContent(response);
   if (phases.onResponse !== undefined) {
     for (const hook of phases.onResponse) {
       try {

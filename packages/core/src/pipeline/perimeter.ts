@@ -21,14 +21,15 @@ export interface PerimeterPlan {
 /** Step 0: the checks that run before any hook sees the request. */
 export function guardPerimeter(plan: PerimeterPlan, request: Request, inFlight: number): void {
   // RFC 6585 §5: a header flood is refused before any hook spends work on it.
+  // One read of the getter (native on Bun) for both checks.
+  const headers = request.headers;
   const max = plan.maxHeaderCount;
-  if (max > 0 && headerCount(request.headers) >= max) {
+  if (max > 0 && headerCount(headers) >= max) {
     throw new RequestHeaderFieldsTooLargeError(`The request has more than ${max - 1} header fields`);
   }
   // The Host field (one, valid) was checked with the target, before the exchange (request-target.ts).
   if (plan.shedder !== undefined) plan.shedder.check(inFlight);
   if (plan.refuseForwarded) {
-    const headers = request.headers;
     if (headers.has('x-forwarded-for') || headers.has('forwarded')) {
       // Without a posture nobody knows which hop to believe (RFC 7239 §8.1): refuse, do not guess.
       throw new BadRequestError(

@@ -27,20 +27,24 @@ let lastValidHost: string | undefined;
  *   on the address the server listens on, as the Node adapter does;
  * - any other target that is not an absolute `http(s)` URL: 400.
  */
-export function checkRequestTarget(request: Request, serving: ServingAddress | undefined): TargetCheck {
+export function checkRequestTarget(
+  request: Request,
+  serving: ServingAddress | undefined,
+  method: string = request.method,
+): TargetCheck {
   const hostField = request.headers.get('host');
-  if (hostField === lastValidHost) return request.method === 'CONNECT' ? connectNotSupportedError() : request;
+  if (hostField === lastValidHost) return method === 'CONNECT' ? connectNotSupportedError() : request;
   if (hostField !== null) {
     const problem = hostProblem(hostField);
     if (problem !== undefined) return new BadRequestError(problem);
-    if (request.method === 'CONNECT') return connectNotSupportedError();
+    if (method === 'CONNECT') return connectNotSupportedError();
     // Fetch-built requests always have an absolute URL; only a runtime's server can hand over one
     // whose target did not combine with the Host (Bun does so for the values refused above).
     if (!isAbsoluteHttpUrl(request.url)) return new BadRequestError('The request target is not a valid URL');
     lastValidHost = hostField;
     return request;
   }
-  if (request.method === 'CONNECT') return connectNotSupportedError();
+  if (method === 'CONNECT') return connectNotSupportedError();
   const url = request.url;
   if (isAbsoluteHttpUrl(url)) return request;
   if (url.charCodeAt(0) === SLASH && serving !== undefined) {

@@ -53,6 +53,8 @@ function validatePart(plan: PartPlan, raw: Record<string, unknown>): Outcome | P
  * issue among them is reported at once (422). Sync schemas stay off the microtask queue.
  */
 export function validateRequestParts(route: CompiledRoute, ctx: RequestContext): void | Promise<void> {
+  const only = route.query === undefined && route.headers === undefined ? route.params : undefined;
+  if (only !== undefined && only.coercion !== undefined) return validateParamsOnly(only, ctx);
   const params = route.params && validatePart(route.params, ctx.params as Record<string, unknown>);
   const query = route.query && validatePart(route.query, ctx.query as Record<string, unknown>);
   const headers = route.headers && validatePart(route.headers, ctx.headers as Record<string, unknown>);
@@ -60,6 +62,25 @@ export function validateRequestParts(route: CompiledRoute, ctx: RequestContext):
     return Promise.all([params, query, headers]).then(([p, q, h]) => apply(ctx, p, q, h));
   }
   apply(ctx, params, query, headers);
+}
+
+/**
+ * The common case of a route with a path parameter and no query or header schema: the same steps
+ * as `validatePart` and `apply`, with the valid value read straight off the schema's result (no
+ * outcome object per request); a failure goes through `apply` for the same 422.
+ */
+function validateParamsOnly(plan: PartPlan, ctx: RequestContext): void | Promise<void> {
+  const input = applyCoercion(ctx.params as Record<string, unknown>, plan.coercion!);
+  const result = plan.schema['~standard'].validate(input);
+  if (result instanceof Promise) {
+    return result.then((settled) => acceptParams(ctx, settled, plan.location));
+  }
+  acceptParams(ctx, result, plan.location);
+}
+
+function acceptParams(ctx: RequestContext, result: StandardResult<unknown>, location: IssueLocation): void {
+  if (result.issues === undefined) ctx.params = (result as { value: unknown }).value;
+  else apply(ctx, outcome(result, location), undefined, undefined);
 }
 
 function apply(
