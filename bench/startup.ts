@@ -41,8 +41,9 @@
  * figure to compare two builds with on a busy machine. It leaves out what instructions do not show
  * (page faults, cache misses: what bytes cost beyond parsing them). The apps listen, then answer their
  * own `GET /static` through `app.fetch` and exit (under valgrind a parent's polling would only measure
- * valgrind), so their rows leave out the socket and Bun's HTTP parsing. Garbage collections fall at different points from run to run: read
- * the spread of the runs, not one run.
+ * valgrind), so their rows leave out the socket and Bun's HTTP parsing. JavaScriptCore's collector and JIT
+ * run on the main thread there, and Bun's collection timer is off (SERIAL_JSC below), which makes the
+ * import rows repeat within about 0.2 M; read the spread of the runs all the same, not one run.
  */
 import {
   cpSync,
@@ -161,6 +162,20 @@ interface Sample {
 
 /** What Bun does on a machine that has never run the files: no transpiler cache to read or write. */
 const NO_CACHE = { BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' };
+
+/**
+ * What makes the --instructions counts repeat: JavaScriptCore's garbage collector and JIT compilers run
+ * on threads of their own, and Bun starts collections from a timer, so how much of their work falls
+ * before the exit depends on the clock and the other threads. The same build's `import 'charter'`
+ * moved by 2.2 M instructions over 5 runs (115.03-117.23 M); with the collector and JIT on the main
+ * thread and Bun's collection timer off, by 0.18 M over 7 runs (114.80-114.98 M, issue 18 item 4):
+ * enough to tell a cut of 1-2 KB of the root (about 0.15 M per KB at ~145 instructions per byte) from
+ * noise. Every build of a comparison runs alike; `BENCH_STARTUP_CONCURRENT=1` keeps Bun's defaults.
+ */
+const SERIAL_JSC: Record<string, string> =
+  process.env.BENCH_STARTUP_CONCURRENT === '1'
+    ? {}
+    : { BUN_JSC_useConcurrentGC: '0', BUN_JSC_useConcurrentJIT: '0', BUN_GC_TIMER_DISABLE: '1' };
 
 function cpuMsOf(proc: Bun.Subprocess): number {
   const usage = proc.resourceUsage();
@@ -354,7 +369,7 @@ async function countInstructions(at: string, file: string): Promise<number> {
       file,
       String(freePort()),
     ],
-    { cwd: at, env: { ...process.env, ...NO_CACHE }, stdout: 'ignore', stderr: 'pipe' },
+    { cwd: at, env: { ...process.env, ...NO_CACHE, ...SERIAL_JSC }, stdout: 'ignore', stderr: 'pipe' },
   );
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
