@@ -2,7 +2,8 @@
  * The summary of a peers run (bench/peers.ts): per server and route the median CPU per request, its ratio
  * to the same runtime's raw server, req/s and p99, and the Markdown tables README quotes.
  */
-import type { CheckRecord, Route, RunResult, Runtime, ServerDef } from './peers.ts';
+import type { Route, Runtime, ServerDef } from './peers-catalog.ts';
+import type { CheckRecord, RunResult } from './peers.ts';
 import { median } from './median.ts';
 
 export interface Cell {
