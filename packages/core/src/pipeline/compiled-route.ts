@@ -79,6 +79,11 @@ export interface CompiledRoute {
   readonly params: PartPlan | undefined;
   readonly query: PartPlan | undefined;
   readonly headers: PartPlan | undefined;
+  /**
+   * `params` when it is the only text part and its coercion is planned (the common route with a
+   * path parameter): step 4a then reads the valid value straight off the schema's result.
+   */
+  readonly paramsOnly: PartPlan | undefined;
   readonly body: AnySchema | undefined;
   readonly bodyLimitBytes: number;
   /** Limits and media types (lower case) for reading the body, fixed at registration. */
@@ -285,6 +290,9 @@ export function compileRoute(input: CompileInput): CompiledRoute {
   const hooks = phaseTable(layers);
   const scopedOnRequest = phaseTable(input.scopedLayers).onRequest;
   const body = schemaOf(request.body, `${where}: request.body`);
+  const params = partPlan('params', schemaOf(request.params, `${where}: request.params`));
+  const query = partPlan('query', schemaOf(request.query, `${where}: request.query`));
+  const headers = partPlan('headers', schemaOf(request.headers, `${where}: request.headers`));
   return Object.freeze({
     definition,
     method: definition.method,
@@ -298,9 +306,11 @@ export function compileRoute(input: CompileInput): CompiledRoute {
     }),
     hooks,
     scopedOnRequest,
-    params: partPlan('params', schemaOf(request.params, `${where}: request.params`)),
-    query: partPlan('query', schemaOf(request.query, `${where}: request.query`)),
-    headers: partPlan('headers', schemaOf(request.headers, `${where}: request.headers`)),
+    params,
+    query,
+    headers,
+    paramsOnly:
+      query === undefined && headers === undefined && params?.coercion !== undefined ? params : undefined,
     body,
     bodyRead: Object.freeze({
       limit: options.bodyLimitBytes,

@@ -53,8 +53,7 @@ function validatePart(plan: PartPlan, raw: Record<string, unknown>): Outcome | P
  * issue among them is reported at once (422). Sync schemas stay off the microtask queue.
  */
 export function validateRequestParts(route: CompiledRoute, ctx: RequestContext): void | Promise<void> {
-  const only = route.query === undefined && route.headers === undefined ? route.params : undefined;
-  if (only !== undefined && only.coercion !== undefined) return validateParamsOnly(only, ctx);
+  if (route.paramsOnly !== undefined) return validateParamsOnly(route.paramsOnly, ctx);
   const params = route.params && validatePart(route.params, ctx.params as Record<string, unknown>);
   const query = route.query && validatePart(route.query, ctx.query as Record<string, unknown>);
   const headers = route.headers && validatePart(route.headers, ctx.headers as Record<string, unknown>);
