@@ -30,7 +30,7 @@ import { notFoundFallback } from './not-found.ts';
 import { optionalBearer } from './oauth/bearer.ts';
 import { createTokenService } from './oauth/tokens.ts';
 import { deprecationHeaders } from './pages/docs-md.ts';
-import { markdownRoutes, pageRoutes } from './pages/index.ts';
+import { MARKDOWN_ROUTE_PATHS, markdownRoutes, pageRoutePaths, pageRoutes } from './pages/index.ts';
 import { negotiatePage } from './pages/negotiate.ts';
 import { requestLog } from './request-log.ts';
 
@@ -369,6 +369,19 @@ function deprecationSignals(origin: string): Hooks {
 }
 
 /**
+ * Throws unless `routes` are at `paths`, in that order: the routes built on first use must be the
+ * ones whose paths decided, at start-up, which requests they answer.
+ */
+function checkPaths(kind: string, routes: readonly AnyRouteDefinition[], paths: readonly string[]): void {
+  const built = routes.map((route) => route.path);
+  if (built.length !== paths.length || built.some((path, i) => path !== paths[i])) {
+    throw new TypeError(
+      `createSite: the ${kind} routes built are at ${built.join(', ')}, not at ${paths.join(', ')} as listed`,
+    );
+  }
+}
+
+/**
  * The site's App, every route registered. The pages (each also answering its Markdown) are
  * registered now; the Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`) with the first request to
  * one of their paths; the machine routes (`api/machine-routes.ts`: the API index, OpenAPI, the
@@ -451,25 +464,32 @@ export function createSite(options: SiteOptions): App {
   };
   // The page routes: the home page's now (it also goes into Bun's native table), the others with the
   // first request that needs them: a GET or HEAD of another fixed page URL (`/docs`, `/changelog.md`)
-  // registers only that URL's route, any other request all of them. Registering a route is most of
-  // `createSite`'s work (its policy, its declared answers, the registry's checks), and the first page
-  // needs one (issue 18, item 6).
-  const pageList = pageRoutes({ content, origin });
+  // builds and registers only that URL's route, any other request all of them. Building and
+  // registering a route is most of `createSite`'s work (its policy, its declared answers, the
+  // registry's checks), and the first page needs one (issue 18, item 6): until then the routes are
+  // known by their paths only.
+  const pageList = pageRoutePaths(content);
   const pagePaths = new RoutePaths();
-  for (const route of pageList) pagePaths.add(route.path);
+  for (const path of pageList) pagePaths.add(path);
   // The fixed page URLs (no parameter, no wildcard) that no wildcard route's prefix covers: a request
   // for exactly one of them is routed to its route whatever else is registered. (A parameter route
   // could match any of them: then every request but the home page's registers them all.)
   const wildcardPages = new RoutePaths();
-  for (const route of pageList) if (route.path.includes('*')) wildcardPages.add(route.path);
+  for (const path of pageList) if (path.includes('*')) wildcardPages.add(path);
   const fixedPages = new Set(
-    pageList.some((route) => route.path.includes(':'))
+    pageList.some((path) => path.includes(':'))
       ? [HOME_PATH]
-      : pageList.map((route) => route.path).filter((path) => !path.includes('*') && !wildcardPages.has(path)),
+      : pageList.filter((path) => !path.includes('*') && !wildcardPages.has(path)),
   );
-  const byPath = (path: string) => (route: AnyRouteDefinition) => route.path === path;
-  let pendingPages = pageList.filter((route) => !byPath(HOME_PATH)(route));
-  for (const route of pageList.filter(byPath(HOME_PATH))) register(route);
+  /** Builds the page routes at `paths` (in `pageList`'s order) and registers them. */
+  const registerPages = (paths: readonly string[]): void => {
+    if (paths.length === 0) return;
+    const routes = pageRoutes({ content, origin }, new Set(paths));
+    checkPaths('page', routes, paths);
+    for (const route of routes) register(route);
+  };
+  let pendingPages = pageList.filter((path) => path !== HOME_PATH);
+  registerPages(pageList.filter((path) => path === HOME_PATH));
   // The fixed page URLs whose routes are registered: a request for one of them (the usual request
   // until something else comes) finds nothing to do in one lookup, not in a pass over the pending list.
   const registeredFixed = new Set([HOME_PATH]);
@@ -478,24 +498,25 @@ export function createSite(options: SiteOptions): App {
     const path = request.method === 'GET' || request.method === 'HEAD' ? requestPath(request.url) : '';
     const fixed = fixedPages.has(path);
     if (fixed && registeredFixed.has(path)) return;
-    const wanted = fixed ? byPath(path) : () => true;
-    const now = pendingPages.filter(wanted);
-    pendingPages = pendingPages.filter((route) => !wanted(route));
+    const now = fixed ? pendingPages.filter((pending) => pending === path) : pendingPages;
+    pendingPages = fixed ? pendingPages.filter((pending) => pending !== path) : [];
     if (fixed) registeredFixed.add(path);
-    for (const route of now) register(route);
+    registerPages(now);
   };
   // The Markdown surfaces (`/md`, `/docs-md`, `/llms.txt`): their paths are page paths from now on,
-  // the routes are registered with the first request to one of them, or with the machine routes.
-  const markdown = markdownRoutes({ content, origin });
+  // the routes are built and registered with the first request to one of them, or with the machine
+  // routes.
   const markdownPaths = new RoutePaths();
-  for (const route of markdown) {
-    pagePaths.add(route.path);
-    markdownPaths.add(route.path);
+  for (const path of MARKDOWN_ROUTE_PATHS) {
+    pagePaths.add(path);
+    markdownPaths.add(path);
   }
   let markdownLoaded = false;
   const loadMarkdownRoutes = (): void => {
     if (markdownLoaded) return;
     markdownLoaded = true;
+    const markdown = markdownRoutes({ content, origin });
+    checkPaths('Markdown', markdown, MARKDOWN_ROUTE_PATHS);
     for (const route of markdown) register(route);
   };
 

@@ -24,6 +24,9 @@ function assetRepresentation(asset: SiteAsset): Representation {
   });
 }
 
+/** The assets route's path: `name` is an asset's content-hashed file name. */
+export const ASSET_ROUTE_PATH = '/assets/*name';
+
 /** `GET /assets/*name` over some assets keyed by URL path (default `SITE_ASSETS`). */
 export function assetRoute(assets: ReadonlyMap<string, SiteAsset> = SITE_ASSETS): AnyRouteDefinition {
   // Built with the first asset request: a start that serves no asset (a first page) skips it.
@@ -37,7 +40,7 @@ export function assetRoute(assets: ReadonlyMap<string, SiteAsset> = SITE_ASSETS)
   };
   return {
     method: 'GET',
-    path: '/assets/*name',
+    path: ASSET_ROUTE_PATH,
     operationId: 'getSiteAsset',
     summary: 'A stylesheet, script or image of the site pages (content-hashed name)',
     tags: ['pages'],

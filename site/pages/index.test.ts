@@ -5,7 +5,7 @@ import { buildContent } from '../content/build.ts';
 import { readContentDir } from '../content/read-dir.ts';
 import { SITE_ASSETS, STYLESHEET_URL } from '../html/index.ts';
 import { assetRoute } from './assets.ts';
-import { markdownRoutes, pageRoutes } from './index.ts';
+import { MARKDOWN_ROUTE_PATHS, markdownRoutes, pageRoutePaths, pageRoutes } from './index.ts';
 import { TEST_ORIGIN, testSite } from './test-site.ts';
 
 const content = testSite();
@@ -178,5 +178,42 @@ describe('the real content/', () => {
     }
     const llms = await (await app.request('/llms.txt')).text();
     for (const page of real.pages) expect(llms).toContain(`(${TEST_ORIGIN}${page.markdownUrl})`);
+  });
+});
+
+describe('the route paths known before the routes are built (createSite builds them on first use)', () => {
+  test.each([
+    ['the test site', async () => content],
+    [
+      'the real content/',
+      async () => buildContent(await readContentDir(join(import.meta.dir, '..', '..', 'content'))),
+    ],
+  ] as const)(
+    '%s: pageRoutePaths and MARKDOWN_ROUTE_PATHS list the paths of the routes, in order',
+    async (_name, load) => {
+      const site = await load();
+      const paths = pageRoutePaths(site);
+      expect(pageRoutes({ content: site, origin: TEST_ORIGIN }).map((route) => route.path)).toEqual(paths);
+      expect(paths).toContain('/');
+      expect(paths).toContain('/search');
+      expect(markdownRoutes({ content: site, origin: TEST_ORIGIN }).map((route) => route.path)).toEqual([
+        ...MARKDOWN_ROUTE_PATHS,
+      ]);
+    },
+  );
+
+  test('with `only`, pageRoutes builds just the routes at those paths, in its order, and they answer', async () => {
+    const only = new Set(['/search', '/docs/*path', '/']);
+    const routes = pageRoutes({ content, origin: TEST_ORIGIN }, only);
+    expect(routes.map((route) => route.path)).toEqual(['/', '/docs/*path', '/search']);
+    expect(pageRoutes({ content, origin: TEST_ORIGIN }, new Set())).toEqual([]);
+    const app = new App({ logger: false });
+    app.registerRoutes(routes);
+    const home = await app.request('/');
+    expect(home.status).toBe(200);
+    expect(await home.text()).toBe(await (await server.request('/')).text());
+    expect((await app.request('/docs/jwt')).status).toBe((await server.request('/docs/jwt')).status);
+    // Not built, so not routed: the Markdown URL of the home page.
+    expect((await app.request('/index.md')).status).toBe(404);
   });
 });

@@ -5,14 +5,15 @@
  * it up.
  */
 import type { AnyRouteDefinition } from '@charter/core';
-import { assetRoute } from './assets.ts';
+import type { ContentSite } from '../content/types.ts';
+import { SEARCH_PATH, searchRoute } from '../search/route.ts';
+import { SUGGESTIONS_PATH, suggestionsRoute } from '../search/suggestions.ts';
+import { ASSET_ROUTE_PATH, assetRoute } from './assets.ts';
 import { docsMdRoutes } from './docs-md.ts';
 import { llmsRoute } from './llms.ts';
 import { mdRoutes } from './md-routes.ts';
 import { type PagesOptions, resolvePagesOptions } from './options.ts';
-import { htmlPageRoutes } from './page-routes.ts';
-import { searchRoute } from '../search/route.ts';
-import { suggestionsRoute } from '../search/suggestions.ts';
+import { htmlPageRoutePaths, htmlPageRoutes } from './page-routes.ts';
 
 export { assetRoute } from './assets.ts';
 export {
@@ -38,17 +39,36 @@ export { ASSET_CACHE_CONTROL, NOT_FOUND_CACHE_CONTROL, PAGE_CACHE_CONTROL } from
  * The HTML page routes (`/`, `/docs`, `/docs/*path`, `/errors/*path`, the `.md` URLs of the
  * top-level pages), the search page `GET /search` with the box's suggestions
  * (`GET /search/suggestions.json`) and `GET /assets/*name`. Left out of the OpenAPI
- * document.
+ * document. With `only`, just the routes whose path it holds, in the same order.
  */
-export function pageRoutes(options: PagesOptions): AnyRouteDefinition[] {
+export function pageRoutes(options: PagesOptions, only?: ReadonlySet<string>): AnyRouteDefinition[] {
   const resolved = resolvePagesOptions(options, 'pageRoutes');
+  const wanted = (path: string): boolean => only === undefined || only.has(path);
   return [
-    ...htmlPageRoutes(options),
-    searchRoute({ content: resolved.content }),
-    suggestionsRoute({ content: resolved.content }),
-    assetRoute(),
+    ...htmlPageRoutes(options, only),
+    ...(wanted(SEARCH_PATH) ? [searchRoute({ content: resolved.content })] : []),
+    ...(wanted(SUGGESTIONS_PATH) ? [suggestionsRoute({ content: resolved.content })] : []),
+    ...(wanted(ASSET_ROUTE_PATH) ? [assetRoute()] : []),
   ];
 }
+
+/**
+ * The paths of `pageRoutes`' routes, in its order, known without building them: `createSite` builds
+ * a page's route with the first request that needs it (issue 18, item 6), and checks that what it
+ * builds is at the path listed here.
+ */
+export function pageRoutePaths(content: ContentSite): string[] {
+  return [...htmlPageRoutePaths(content), SEARCH_PATH, SUGGESTIONS_PATH, ASSET_ROUTE_PATH];
+}
+
+/** The paths of `markdownRoutes`' routes, in its order (see `pageRoutePaths`). */
+export const MARKDOWN_ROUTE_PATHS: readonly string[] = Object.freeze([
+  '/md',
+  '/md/*path',
+  '/docs-md',
+  '/docs-md/*path',
+  '/llms.txt',
+]);
 
 /** The machine Markdown surfaces: `/md`, `/md/*path`, `/docs-md`, `/docs-md/*path` and `/llms.txt`. */
 export function markdownRoutes(options: PagesOptions): AnyRouteDefinition[] {

@@ -67,9 +67,38 @@ function pascal(path: string): string {
   return name;
 }
 
-/** The routes of `pageRoutes`, assets aside. */
-export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
+/**
+ * The sections that get a wildcard route (`PAGE_SECTIONS` and every section the content has a page
+ * in), in the order their routes are listed.
+ */
+function pageSections(content: ContentSite): Set<string> {
+  const sections = new Set(PAGE_SECTIONS);
+  for (const page of content.pages) {
+    const slash = page.path.indexOf('/');
+    if (slash > 0) sections.add(page.path.slice(0, slash));
+  }
+  return sections;
+}
+
+/**
+ * The paths of `htmlPageRoutes`' routes, in its order, without building them: `createSite` registers
+ * the home page's route at start-up and builds the others with the first request that needs them
+ * (issue 18, item 6); it checks that the routes it builds are at these paths.
+ */
+export function htmlPageRoutePaths(content: ContentSite): string[] {
+  const paths: string[] = [];
+  for (const page of content.pages) if (!page.path.includes('/')) paths.push(page.url, page.markdownUrl);
+  for (const section of pageSections(content)) paths.push(`/${section}/*path`);
+  return paths;
+}
+
+/**
+ * The routes of `pageRoutes`, assets aside; with `only`, just the routes whose path it holds (in the
+ * same order), the others not even built.
+ */
+export function htmlPageRoutes(options: PagesOptions, only?: ReadonlySet<string>): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'pageRoutes');
+  const wanted = (path: string): boolean => only === undefined || only.has(path);
   const markdown = markdownRepresentations(content, origin);
   // Each page's HTML representation, rendered the first time it is asked for. Nothing is made per
   // page before that: the pages are the content's (`byPath`), so the compiled site's start-up
@@ -122,8 +151,8 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
   for (const page of content.pages) {
     if (page.path.includes('/')) continue;
     const name = pascal(page.path);
-    routes.push(
-      {
+    if (wanted(page.url)) {
+      routes.push({
         method: 'GET',
         path: page.url,
         operationId: `get${name}Page`,
@@ -132,8 +161,10 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         responses: htmlResponses,
         openapi: { exclude: true },
         handler: (ctx) => negotiated(ctx, page, negotiatePage(requestHeader(ctx, 'accept'))),
-      },
-      {
+      });
+    }
+    if (wanted(page.markdownUrl)) {
+      routes.push({
         method: 'GET',
         path: page.markdownUrl,
         operationId: `get${name}PageMarkdown`,
@@ -142,19 +173,15 @@ export function htmlPageRoutes(options: PagesOptions): AnyRouteDefinition[] {
         responses: markdownResponses,
         openapi: { exclude: true },
         handler: (ctx) => answer(ctx, markdownOf(page)),
-      },
-    );
+      });
+    }
   }
 
   // Pages inside a section share one wildcard route: `/docs/jwt` and `/docs/jwt.md`. The wildcard
   // value is only a key of the content's pages (`byPath`), never a file name, so `..` and friends
   // lead nowhere.
-  const sections = new Set(PAGE_SECTIONS);
-  for (const page of content.pages) {
-    const slash = page.path.indexOf('/');
-    if (slash > 0) sections.add(page.path.slice(0, slash));
-  }
-  for (const section of sections) {
+  for (const section of pageSections(content)) {
+    if (!wanted(`/${section}/*path`)) continue;
     routes.push({
       method: 'GET',
       path: `/${section}/*path`,

@@ -44,12 +44,15 @@ export function readQuery(url: string): string {
   return query;
 }
 
+/** The search page's path. */
+export const SEARCH_PATH = '/search';
+
 /** The `GET /search` route over `content`. */
 export function searchRoute(options: { readonly content: ContentSite }): AnyRouteDefinition {
   const { content } = options;
   return {
     method: 'GET',
-    path: '/search',
+    path: SEARCH_PATH,
     operationId: 'searchPage',
     summary: 'Search the documentation (HTML page for people)',
     tags: ['pages'],
