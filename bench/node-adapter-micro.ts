@@ -15,12 +15,13 @@
  * (the same with the eleven security fields of Charter's secure defaults, the floor:
  * bench/peers/node-raw-secure-listener.mjs), `zod` and
  * `arktype` (the peers benchmark's Charter app, bench/peers/charter-app.mjs, through `toNodeHandler`
- * from the built charter/node: secure defaults and response validation on). Routes: the peers
+ * from the built charter/node: secure defaults and response validation on; `zod-serve`, the same zod
+ * app through `serve()` itself, its server options and listeners included). Routes: the peers
  * benchmark's four. BENCH_ROUNDS rounds (default 3), each running every server on every route in its
  * own process; the least CPU per request of the rounds is printed for each pair (another process on
  * the core only adds to it), with its ratio to raw (1.00: as cheap as raw).
  *
- * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype), BENCH_ROUTES
+ * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype; zod-serve on demand), BENCH_ROUTES
  * (static,param,post,notFound), CHARTER_DIST (another build's dist directory, as the peers benchmark
  * passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
  *
@@ -69,8 +70,21 @@ async function child(): Promise<void> {
   if (text === undefined) throw new Error(`unknown route ${route}`);
   const bytes = Buffer.from(text);
 
-  let listener: (req: IncomingMessage, res: ServerResponse) => void;
-  if (server === 'raw') {
+  let listener: (req: IncomingMessage, res: ServerResponse) => void = () => {};
+  // `zod-serve`: the zod app through serve() itself (its server options and listeners), the in-memory
+  // connection handed to the server it made; it listens on a port nobody connects to.
+  let served: import('node:http').Server | undefined;
+  if (server === 'zod-serve') {
+    const { charterApp, charterModule } = await import('./peers/charter-app.mjs');
+    const { App } = await charterModule<typeof import('@charter/app')>('index.js');
+    const { serve } = await charterModule<typeof import('../packages/node/src/index.ts')>('node.js');
+    const running = await serve(await charterApp(App, 'zod'), {
+      port: 0,
+      hostname: '127.0.0.1',
+      signals: false,
+    });
+    served = running.server;
+  } else if (server === 'raw') {
     ({ rawListener: listener } = await import('./peers/node-raw-listener.mjs'));
   } else if (server === 'raw-secure') {
     ({ rawSecureListener: listener } = await import('./peers/node-raw-secure-listener.mjs'));
@@ -80,8 +94,11 @@ async function child(): Promise<void> {
     const { toNodeHandler } = await charterModule<typeof import('../packages/node/src/index.ts')>('node.js');
     listener = toNodeHandler(await charterApp(App, server as Validator));
   }
-  const http = createServer({ requireHostHeader: false }, listener);
-  http.on('checkContinue', listener);
+  let http = served;
+  if (http === undefined) {
+    http = createServer({ requireHostHeader: false }, listener);
+    http.on('checkContinue', listener);
+  }
 
   let answered = 0;
   let wanted = 0;
