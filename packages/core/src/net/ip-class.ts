@@ -31,11 +31,7 @@ export type IpClass =
   | 'documentation'
   | 'reserved';
 
-/**
- * Instance-metadata endpoints. They hand out cloud credentials, so an SSRF guard keeps them closed even
- * when their range (link-local, private) is opened.
- */
-export const METADATA_ADDRESSES: readonly string[] = Object.freeze([
+const METADATA_LIST: string[] = [
   // AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle Cloud, Hetzner and most others.
   '169.254.169.254',
   // AWS ECS task metadata and credentials endpoint.
@@ -53,9 +49,18 @@ export const METADATA_ADDRESSES: readonly string[] = Object.freeze([
   '192.0.0.192',
   // Azure WireServer: VM agent configuration and extension settings, reachable from every VM.
   '168.63.129.16',
-]);
+];
 
-const METADATA = new Set(METADATA_ADDRESSES);
+// The set from the list before it is frozen: JavaScriptCore fills a set from a plain array directly,
+// from a frozen one through the iterator protocol, whose first use costs a process about a
+// millisecond at start-up (issue 18, item 6: the compiled site evaluates this module at every start).
+const METADATA = new Set(METADATA_LIST);
+
+/**
+ * Instance-metadata endpoints. They hand out cloud credentials, so an SSRF guard keeps them closed even
+ * when their range (link-local, private) is opened.
+ */
+export const METADATA_ADDRESSES: readonly string[] = Object.freeze(METADATA_LIST);
 
 type V4Range = readonly [network: number, prefix: number, cls: IpClass];
 

@@ -58,10 +58,12 @@ for (const ch of ' "<>`{}') {
   SCAN[ch.charCodeAt(0)] = 1;
 }
 SCAN[37] = 1; // '%'
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  if (/^[A-Za-z0-9._~-]$/.test(ch)) UNRESERVED[c] = 1;
-}
+// By code ranges, not a pattern per character: 128 pattern tests cost each process about half a
+// millisecond at start-up (issue 18, item 6).
+for (let c = 0x30; c <= 0x39; c++) UNRESERVED[c] = 1; // 0-9
+for (let c = 0x41; c <= 0x5a; c++) UNRESERVED[c] = 1; // A-Z
+for (let c = 0x61; c <= 0x7a; c++) UNRESERVED[c] = 1; // a-z
+for (const ch of '-._~') UNRESERVED[ch.charCodeAt(0)] = 1;
 
 /**
  * One pass over a request pathname, allocation-free. Returns 0 when the

@@ -354,6 +354,20 @@ describe('Router', () => {
       expect(r.find('GET', '/%61pi/v%31')).toEqual(found('GET /api/v1'));
     });
 
+    test('decodes the escapes of exactly the unreserved characters: letters, digits and -._~', () => {
+      const unreserved = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+      const escape = (char: string) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+      for (const char of unreserved) {
+        const r = router([['GET', `/x${char}y`]]);
+        expect([char, r.find('GET', `/x${escape(char)}y`)]).toEqual([char, found(`GET /x${char}y`)]);
+      }
+      // Sub-delimiters and the rest stay escaped: the escape names another path (RFC 3986 §6.2.2.2).
+      for (const char of "!$&'+,;=@") {
+        const r = router([['GET', `/x${char}y`]]);
+        expect([char, r.find('GET', `/x${escape(char)}y`)]).not.toEqual([char, found(`GET /x${char}y`)]);
+      }
+    });
+
     test('decodes a parameter when a static route with escapes lacks the method', () => {
       const r = router([
         ['GET', '/café'],
