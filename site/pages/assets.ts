@@ -4,7 +4,7 @@
  */
 import { type AnyRouteDefinition, NotFoundError } from '@charter/core';
 import { SITE_ASSETS, type SiteAsset } from '../html/index.ts';
-import { answer, ASSET_CACHE_CONTROL, freezePairs, type Representation } from './representation.ts';
+import { answer, ASSET_CACHE_CONTROL, headerFields, type Representation } from './representation.ts';
 import { assetNotModified, assetOk } from './route-specs.ts';
 
 // RFC 9110 §15.4.5: what a 304 must not describe.
@@ -19,8 +19,8 @@ function assetRepresentation(asset: SiteAsset): Representation {
   return Object.freeze({
     body: asset.body,
     etag: asset.etag,
-    headers: freezePairs(headers),
-    notModifiedHeaders: freezePairs(headers.filter(([name]) => !NOT_ON_304.has(name))),
+    headers: headerFields(headers),
+    notModifiedHeaders: headerFields(headers.filter(([name]) => !NOT_ON_304.has(name))),
   });
 }
 

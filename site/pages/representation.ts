@@ -30,17 +30,25 @@ export interface Representation {
   readonly body: Uint8Array;
   /** Strong entity tag of `body`. */
   readonly etag: string;
-  /** Every header of the 200 answer, `etag` included (frozen; typed mutable only to be a HeadersInit). */
-  readonly headers: [string, string][];
+  /** Every header of the 200 answer by lower-case name, `etag` included (frozen). */
+  readonly headers: HeaderFields;
   /** The same minus the representation metadata a 304 must not carry (RFC 9110 §15.4.5). */
-  readonly notModifiedHeaders: [string, string][];
+  readonly notModifiedHeaders: HeaderFields;
 }
+
+/**
+ * Header fields by lower-case name, each once, frozen: what every request for a representation shares.
+ * A record, not a frozen list of pairs: `new Headers()` reads a record's properties directly, where a
+ * frozen list (or frozen pairs) goes through the iterator protocol, whose first use costs a process
+ * about a millisecond, here on the compiled site's first answer (issue 18, item 6).
+ */
+export type HeaderFields = Readonly<Record<string, string>>;
 
 /** What a page handler returns: the pipeline turns it into the Response (HEAD drops the body). */
 export interface PageResult {
   readonly status: 200 | 304 | 404;
   readonly body?: Uint8Array | string;
-  readonly headers: [string, string][];
+  readonly headers: [string, string][] | HeaderFields;
 }
 
 const encoder = new TextEncoder();
@@ -65,19 +73,23 @@ export function representation(body: string | Uint8Array, headers: Record<string
   const etag = strongEntityTag(bytes);
   const all: [string, string][] = Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]);
   all.push(['etag', etag]);
-  const notModified = all.filter(([name]) => !NOT_ON_304.has(name));
   return Object.freeze({
     body: bytes,
     etag,
-    headers: freezePairs(all),
-    notModifiedHeaders: freezePairs(notModified),
+    headers: headerFields(all),
+    notModifiedHeaders: headerFields(all.filter(([name]) => !NOT_ON_304.has(name))),
   });
 }
 
-/** Freezes a header list and its pairs; every request shares it, so nobody may change it. */
-export function freezePairs(pairs: [string, string][]): [string, string][] {
-  for (const pair of pairs) Object.freeze(pair);
-  return Object.freeze(pairs) as [string, string][];
+/** The fields of a header list, which names each field once (a repeated name throws). */
+export function headerFields(pairs: readonly (readonly [string, string])[]): HeaderFields {
+  // No prototype: a field name is only ever a key here.
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of pairs) {
+    if (Object.hasOwn(fields, name)) throw new TypeError(`headerFields: the field ${name} is listed twice`);
+    fields[name] = value;
+  }
+  return Object.freeze(fields);
 }
 
 /** What the page answers read of a request: the context, whose `headers` is the raw header map. */
