@@ -21,9 +21,9 @@
  * own process; the least CPU per request of the rounds is printed for each pair (another process on
  * the core only adds to it), with its ratio to raw (1.00: as cheap as raw).
  *
- * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype; zod-serve on demand), BENCH_ROUTES
- * (static,param,post,notFound), CHARTER_DIST (another build's dist directory, as the peers benchmark
- * passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
+ * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype;
+ * zod-serve when named), BENCH_ROUTES (static,param,post,notFound), CHARTER_DIST (another build's
+ * dist directory, as the peers benchmark passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
  *
  * Under Node (the child): `node bench/node-adapter-micro.ts <server> <route> <requests>` prints one
  * JSON line with the CPU microseconds per request and the minor collections per million requests.
