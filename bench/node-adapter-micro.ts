@@ -23,7 +23,8 @@
  *
  * Env: BENCH_REQUESTS (default 100000), BENCH_ROUNDS, BENCH_SERVERS (raw,raw-secure,zod,arktype;
  * zod-serve when named), BENCH_ROUTES (static,param,post,notFound), CHARTER_DIST (another build's
- * dist directory, as the peers benchmark passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
+ * dist directory, as the peers benchmark passes it), BENCH_NODE_FLAGS (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`), NODE24_PATH.
  *
  * Under Node (the child): `node bench/node-adapter-micro.ts <server> <route> <requests>` prints one
  * JSON line with the CPU microseconds per request and the minor collections per million requests.
