@@ -70,6 +70,12 @@ export const ALL_SERVERS: readonly ServerDef[] = [
     label: 'Bun: Charter, `charter/bun`, arktype',
   },
   { id: 'node-raw', runtime: 'node', file: 'node-raw.mjs', raw: true, label: 'Node: raw `node:http`' },
+  {
+    id: 'node-raw-secure',
+    runtime: 'node',
+    file: 'node-raw-secure.mjs',
+    label: "Node: raw `node:http` + the work Charter's secure defaults require (floor, not a peer)",
+  },
   { id: 'fastify', runtime: 'node', file: 'fastify.mjs', label: 'Node: Fastify (ajv + fast-json-stringify)' },
   {
     id: 'hono-node',

@@ -1,12 +1,10 @@
 /**
- * Raw `node:http` with Charter's security header fields: the raw baseline (`node-raw-listener.mjs`:
- * the same routes, checks and bodies) whose every answer also carries the eleven fields Charter's
- * secure defaults add, with the same values. Not a peer: a diagnostic for `bench/node-adapter.ts`
- * (`BENCH_PEERS=raw-secure=bench/peers/node-raw-secure.mjs`), telling how much of charter/node's
- * distance to raw `node:http` is the longer header section itself (built and written by the server,
- * sent over the socket, parsed by the load generator) rather than the framework's work. The listener
- * (`node-raw-secure-listener.mjs`) is spelled out rather than shared with the baseline, so the baseline
- * pays for no option.
+ * Raw `node:http` doing by hand the work Charter's secure defaults require, and nothing else
+ * (`node-raw-secure-listener.mjs`): not a peer, the floor under `charter-node-*` in the peers run, as
+ * `bun-raw-secure.ts` is on Bun. Beside the raw baseline (`node-raw.mjs`: the same routes, checks and
+ * bodies) it tells how much of charter/node's distance to raw `node:http` is the work the defaults ask
+ * for (the longer header section built, written, sent and parsed by the load generator; the Host and
+ * field-count checks; the strict body read; the problem document) rather than the framework's own.
  *
  *   node bench/peers/node-raw-secure.mjs <port>
  */
