@@ -2,7 +2,7 @@
  * Instructions per request on Bun, counted by valgrind (issue 18 item 2): counts that do not move with
  * the machine's load, so a change of a few hundred instructions per request shows by itself.
  *
- *   bun bench/instructions-bun.ts                         # every server on every route (~10 min)
+ *   bun bench/instructions-bun.ts                         # every server on every route (~30 min)
  *   bun bench/instructions-bun.ts floor serve-zod          # some servers
  *   BENCH_ROUTES=static,404 bun bench/instructions-bun.ts  # some routes
  *   CHARTER_DIST=/tmp/other/dist bun bench/instructions-bun.ts   # another build, e.g. before a change
@@ -10,14 +10,20 @@
  * Each sample is `bun bench/instructions-bun.ts --worker <server> <route> <n>` under
  * `valgrind --tool=cachegrind --cache-sim=no`, run twice (n = BENCH_WARM and BENCH_WARM + BENCH_COUNT);
  * the difference of the two totals over BENCH_COUNT is the cost of one request once warm (start-up, the
- * module loading and the JIT's first compilations fall in both runs and cancel). Over a socket Bun 1.4.5
- * runs an SSE4.2 string instruction valgrind 3.19 cannot execute, so the worker runs no socket: it loads
- * the peers benchmark's own server file (`bench/peers/*.ts`) with `Bun.serve` replaced by a stand-in that
- * keeps the options, then answers each request the way Bun would: a path in the `routes` table goes to
- * that route's handler (Bun matches it in native code), anything else to `fetch`. So the servers are the
- * very code `bench/peers.ts` measures under wrk, minus Bun's HTTP parsing and socket write (the same for
- * all); each request is a fresh `Request` carrying a Host field, as from the socket, and its answer's
- * body is read to the end, as the socket write would.
+ * module loading and the JIT's first compilations fall in both runs and cancel). Warm means past the
+ * first 20,000 requests (the defaults: BENCH_WARM=20000, BENCH_COUNT=20000): until then the JIT's later
+ * tiers and the first full collections of a bigger heap still land in the window. Charter's 404 with zod
+ * counted 36,900, 72,300 and 18,900 per request in the windows of 6,000 after the 1,500th, 7,500th and
+ * 13,500th request (the floor 20,700, 19,200 and 16,800), and 19,000 between the 20,000th and 50,000th:
+ * a window of 3,000 after 1,500 counted one-off work, not the framework's (bench/README.md).
+ * Over a socket Bun 1.4.5 runs an SSE4.2 string instruction valgrind 3.19 cannot execute, so the worker
+ * runs no socket: it loads the peers benchmark's own server file (`bench/peers/*.ts`) with `Bun.serve`
+ * replaced by a stand-in that keeps the options, then answers each request the way Bun would: a path in
+ * the `routes` table goes to that route's handler (Bun matches it in native code), anything else to
+ * `fetch`. So the servers are the very code `bench/peers.ts` measures under wrk, minus Bun's HTTP parsing
+ * and socket write (the same for all); each request is a fresh `Request` carrying a Host field (and a
+ * body's Content-Length), as from the socket, and its answer's body is read to the end, as the socket
+ * write would. The servers run under NODE_ENV=production, as `bench/peers.ts` runs them.
  */
 import { join } from 'node:path';
 
@@ -76,7 +82,14 @@ async function worker(serverName: string, routeName: string, n: number): Promise
   if (process.env.BENCH_DEBUG)
     console.error(serverName, routeName, handler === captured.fetch ? 'fetch' : 'routes');
   const headers: Record<string, string> = { host: '127.0.0.1:3000', 'user-agent': 'bench', accept: '*/*' };
-  if (route.body !== undefined) headers['content-type'] = 'application/json';
+  if (route.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    // As from the socket: Bun's server hands over a body with its Content-Length (or chunked framing).
+    // Without the field an in-process Request's body is known only as a stream, and Charter then reads
+    // it chunk by chunk under the body limit (about 18,000 instructions more per POST than `bytes()`),
+    // a path no request off the network takes.
+    headers['content-length'] = String(Buffer.byteLength(route.body));
+  }
   for (let i = 0; i < n; i++) {
     const request = new Request(`${ORIGIN}${route.path}`, {
       method: route.method,
@@ -113,6 +126,8 @@ function pick(options: CapturedOptions, method: string, path: string): Handler {
  * collecting on the main thread makes a run repeat itself.
  */
 const DETERMINISTIC = {
+  // As `bench/peers.ts` runs every server: Charter's production defaults (HSTS, forwarded headers refused).
+  NODE_ENV: 'production',
   BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0',
   BUN_JSC_useConcurrentJIT: '0',
   BUN_JSC_useConcurrentGC: '0',
@@ -143,8 +158,8 @@ async function instructions(serverName: string, routeName: string, n: number): P
 }
 
 async function main(): Promise<void> {
-  const warm = Number(process.env.BENCH_WARM ?? 3000);
-  const count = Number(process.env.BENCH_COUNT ?? 10000);
+  const warm = Number(process.env.BENCH_WARM ?? 20000);
+  const count = Number(process.env.BENCH_COUNT ?? 20000);
   const asked = process.argv.slice(2);
   const servers = asked.length > 0 ? asked : Object.keys(SERVERS);
   // Listed by hand: Object.keys would put '404' (an integer-like key) first.
