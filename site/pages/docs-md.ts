@@ -88,6 +88,9 @@ const DEPRECATION_HEADERS: Record<string, ResponseHeaderSpec> = {
   ),
 };
 
+/** The paths of `docsMdRoutes`' routes, in its order (the deprecated Markdown URLs). */
+export const DOCS_MD_PATHS = ['/docs-md', '/docs-md/*path'] as const;
+
 /** `GET /docs-md` and `GET /docs-md/{path}`: deprecated, the same bodies as `/md/docs...`. */
 export function docsMdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'docsMdRoutes');
@@ -126,14 +129,14 @@ export function docsMdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   return [
     {
       ...shared,
-      path: '/docs-md',
+      path: DOCS_MD_PATHS[0],
       operationId: 'getLegacyDocsIndexMarkdown',
       summary: 'The docs section page as Markdown (deprecated; use /md/docs)',
       handler: (ctx) => serve(ctx, ''),
     },
     {
       ...shared,
-      path: '/docs-md/*path',
+      path: DOCS_MD_PATHS[1],
       operationId: 'getLegacyDocsMarkdown',
       summary: 'A docs page as Markdown (deprecated; use /md/docs/{path})',
       handler: (ctx) => serve(ctx, ctx.params.path as string),

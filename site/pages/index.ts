@@ -9,9 +9,9 @@ import type { ContentSite } from '../content/types.ts';
 import { SEARCH_PATH, searchRoute } from '../search/route.ts';
 import { SUGGESTIONS_PATH, suggestionsRoute } from '../search/suggestions.ts';
 import { ASSET_ROUTE_PATH, assetRoute } from './assets.ts';
-import { docsMdRoutes } from './docs-md.ts';
-import { llmsRoute } from './llms.ts';
-import { mdRoutes } from './md-routes.ts';
+import { DOCS_MD_PATHS, docsMdRoutes } from './docs-md.ts';
+import { LLMS_PATH, llmsRoute } from './llms.ts';
+import { MD_PATHS, mdRoutes } from './md-routes.ts';
 import { type PagesOptions, resolvePagesOptions } from './options.ts';
 import { htmlPageRoutePaths, htmlPageRoutes } from './page-routes.ts';
 
@@ -63,11 +63,9 @@ export function pageRoutePaths(content: ContentSite): string[] {
 
 /** The paths of `markdownRoutes`' routes, in its order (see `pageRoutePaths`). */
 export const MARKDOWN_ROUTE_PATHS: readonly string[] = Object.freeze([
-  '/md',
-  '/md/*path',
-  '/docs-md',
-  '/docs-md/*path',
-  '/llms.txt',
+  ...MD_PATHS,
+  ...DOCS_MD_PATHS,
+  LLMS_PATH,
 ]);
 
 /** The machine Markdown surfaces: `/md`, `/md/*path`, `/docs-md`, `/docs-md/*path` and `/llms.txt`. */

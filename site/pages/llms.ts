@@ -81,6 +81,9 @@ export function buildLlmsTxt(content: ContentSite, origin: string): string {
   return out.join('\n');
 }
 
+/** The path of `llmsRoute`. */
+export const LLMS_PATH = '/llms.txt';
+
 /** `GET /llms.txt`, rendered once, on first use. */
 export function llmsRoute(options: PagesOptions): AnyRouteDefinition {
   const { content, origin } = resolvePagesOptions(options, 'llmsRoute');
@@ -94,7 +97,7 @@ export function llmsRoute(options: PagesOptions): AnyRouteDefinition {
   };
   return {
     method: 'GET',
-    path: '/llms.txt',
+    path: LLMS_PATH,
     operationId: 'getLlmsTxt',
     summary: 'Markdown index of the documentation for agents (llms.txt)',
     description:

@@ -8,6 +8,9 @@ import { markdownNotFoundSpec, markdownOk, notModified } from './route-specs.ts'
 /** The page path the bare `/md` serves: the home page, as `/md/` + nothing would name. */
 export const HOME_PAGE_PATH = 'index';
 
+/** The paths of `mdRoutes`' routes, in its order: the index and one page's Markdown. */
+export const MD_PATHS = ['/md', '/md/*path'] as const;
+
 /** `GET /md` and `GET /md/*path`, answering from each page's Markdown, rendered on first use. */
 export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   const { content, origin } = resolvePagesOptions(options, 'mdRoutes');
@@ -26,7 +29,7 @@ export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
   return [
     {
       method: 'GET',
-      path: '/md',
+      path: MD_PATHS[0],
       operationId: 'getHomeMarkdown',
       summary: 'The home page as Markdown (same as /md/index)',
       tags: ['markdown'],
@@ -35,7 +38,7 @@ export function mdRoutes(options: PagesOptions): AnyRouteDefinition[] {
     },
     {
       method: 'GET',
-      path: '/md/*path',
+      path: MD_PATHS[1],
       operationId: 'getPageMarkdown',
       summary: 'A page as Markdown, by page path (index, docs, docs/jwt, errors/not-found)',
       description:
