@@ -15,8 +15,10 @@
  * smaller one. On a busy machine the times drift; the counts and memory do not.
  *
  * Options:
- *   --variant app,definitions,routes,unchained,schemas,inferred,needed,standard
+ *   --variant app,grouped,definitions,routes,unchained,schemas,inferred,needed,standard
  *                    what to generate (default app): `app` is the routes and the typed client,
+ *                    `grouped` the same routes as a chain of `group()`s of 50 chained routes each
+ *                    (`--group-size K`; prefixes `/g0`, `/g1`...), with the same typed client,
  *                    `definitions` the same with the routes given to one `registerRoutes([...])` as
  *                    `defineRoute({...})` elements (siblings in the syntax tree, where a chain nests
  *                    each call in the next: tsc walks that nesting when it sorts the members of
@@ -36,7 +38,8 @@
  *                    `inferIn`/`inferOut` and never resolves `~standard` (`DeclaredSchema`), so its
  *                    floor is `needed`
  *   --bodies         POST, PUT and PATCH routes get a body schema too
- *   --runs K         median of K runs (default 1)
+ *   --runs K         median of K runs (default 1), taken in rounds over the variants
+ *   --group-size K   routes per group in the `grouped` variant (default 50)
  *   --single-threaded
  *                    pass --singleThreaded to tsc
  *   --charter DIR    check against the `charter` package in DIR (default packages/charter), e.g. one
@@ -64,6 +67,7 @@ const TSC = join(ROOT, 'node_modules', '.bin', 'tsc');
 
 export type Variant =
   | 'app'
+  | 'grouped'
   | 'definitions'
   | 'routes'
   | 'unchained'
@@ -73,6 +77,7 @@ export type Variant =
   | 'standard';
 const VARIANTS: readonly Variant[] = [
   'app',
+  'grouped',
   'definitions',
   'routes',
   'unchained',
@@ -85,6 +90,8 @@ type SchemaVariant = 'schemas' | 'inferred' | 'needed' | 'standard';
 const SCHEMA_VARIANTS: ReadonlySet<Variant> = new Set<Variant>(['schemas', 'inferred', 'needed', 'standard']);
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Routes per group in the `grouped` variant (`--group-size`). */
+const DEFAULT_GROUP_SIZE = 50;
 const WITH_BODY = new Set<string>(['post', 'put', 'patch']);
 
 interface RouteParts {
@@ -174,14 +181,19 @@ function schemasSource(n: number, bodies: boolean, variant: SchemaVariant): stri
 }
 
 /** The source of the generated project's one file. */
-export function generate(variant: Variant, n: number, bodies = false): string {
+export function generate(
+  variant: Variant,
+  n: number,
+  bodies = false,
+  groupSize = DEFAULT_GROUP_SIZE,
+): string {
   const lines = [`import { type } from 'arktype';`];
   if (SCHEMA_VARIANTS.has(variant)) {
     lines.push(...schemasSource(n, bodies, variant as SchemaVariant));
     return `${lines.join('\n')}\n`;
   }
   lines.push(`import { App${variant === 'definitions' ? ', defineRoute' : ''} } from 'charter';`);
-  const typedClient = variant === 'app' || variant === 'definitions';
+  const typedClient = variant === 'app' || variant === 'grouped' || variant === 'definitions';
   if (typedClient) lines.push(`import { createClient } from 'charter/client';`);
   lines.push('', `const Problem = type({ title: 'string', status: 'number' });`, '');
   if (variant === 'unchained') {
@@ -193,6 +205,16 @@ export function generate(variant: Variant, n: number, bodies = false): string {
     lines.push('export const app = new App({ logger: false }).registerRoutes([');
     for (let i = 0; i < n; i++) lines.push(definitionSource(i, bodies));
     lines.push(']);');
+  } else if (variant === 'grouped') {
+    // The same routes as chained groups of `groupSize` (prefixes /g0, /g1...): the chain of groups
+    // and each group's own chain are short, so no route's literals sit N calls deep.
+    lines.push('export const app = new App({ logger: false })');
+    for (let start = 0; start < n; start += groupSize) {
+      lines.push(`  .group('/g${start / groupSize}', {}, (g) => g`);
+      for (let i = start; i < Math.min(n, start + groupSize); i++) lines.push(routeSource(i, bodies));
+      lines[lines.length - 1] += ')';
+    }
+    lines[lines.length - 1] += ';';
   } else {
     lines.push('export const app = new App({ logger: false })');
     for (let i = 0; i < n; i++) lines.push(routeSource(i, bodies));
@@ -225,10 +247,10 @@ const TSCONFIG = {
 export function writeProject(
   variant: Variant,
   n: number,
-  options: { bodies?: boolean; charter?: string } = {},
+  options: { bodies?: boolean; charter?: string; groupSize?: number } = {},
 ): string {
   const dir = mkdtempSync(join(tmpdir(), `charter-types-${variant}-${n}-`));
-  writeFileSync(join(dir, 'app.ts'), generate(variant, n, options.bodies ?? false));
+  writeFileSync(join(dir, 'app.ts'), generate(variant, n, options.bodies ?? false, options.groupSize));
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   mkdirSync(join(dir, 'node_modules'));
   const charter = options.charter ?? join(ROOT, 'packages', 'charter');
@@ -333,18 +355,19 @@ function checkBuilt(charter: string | undefined): void {
   }
 }
 
-interface Options {
+export interface Options {
   sizes: number[];
   variants: Variant[];
   runs: number;
   singleThreaded: boolean;
   keep: boolean;
   bodies: boolean;
+  groupSize: number;
   charter: string | undefined;
   pprofDir: string | undefined;
 }
 
-function parseArgs(argv: readonly string[]): Options {
+export function parseArgs(argv: readonly string[]): Options {
   const options: Options = {
     sizes: [],
     variants: ['app'],
@@ -352,6 +375,7 @@ function parseArgs(argv: readonly string[]): Options {
     singleThreaded: false,
     keep: false,
     bodies: false,
+    groupSize: DEFAULT_GROUP_SIZE,
     charter: undefined,
     pprofDir: undefined,
   };
@@ -364,7 +388,11 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--single-threaded') options.singleThreaded = true;
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--bodies') options.bodies = true;
-    else if (arg === '--charter') options.charter = argv[++i];
+    else if (arg === '--group-size') {
+      options.groupSize = Number(argv[++i]);
+      if (!Number.isInteger(options.groupSize) || options.groupSize < 1)
+        throw new Error('--group-size takes a positive whole number');
+    } else if (arg === '--charter') options.charter = argv[++i];
     else if (arg === '--pprof-dir') options.pprofDir = argv[++i];
     else if (/^\d+$/.test(arg)) options.sizes.push(Number(arg));
     else throw new Error(`unknown argument ${arg}`);
@@ -408,30 +436,38 @@ if (import.meta.main) {
   const charter = snapshotCharter(options.charter);
   // Kept projects link this copy, so it stays with them.
   if (!options.keep) process.on('exit', () => rmSync(join(charter, '..'), { recursive: true, force: true }));
-  for (const variant of options.variants) {
-    const results: Array<[number, Figures]> = [];
-    for (const n of options.sizes) {
-      const dir = writeProject(variant, n, { bodies: options.bodies, charter });
-      try {
-        const runs: Figures[] = [];
-        for (let k = 0; k < options.runs; k++)
-          runs.push(check(dir, options.singleThreaded, options.pprofDir));
-        const figures = medianFigures(runs);
-        results.push([n, figures]);
-        console.log(row(variant, n, figures) + (options.keep ? `  ${dir}` : ''));
-      } finally {
-        if (!options.keep) rmSync(dir, { recursive: true, force: true });
+  // Every size's projects are written first and the runs go round the variants, so drift in the
+  // machine's load falls on all of them alike; each variant's medians print once its runs are done.
+  const results = new Map<Variant, Array<[number, Figures]>>(options.variants.map((v) => [v, []]));
+  for (const n of options.sizes) {
+    const dirs = options.variants.map((variant) =>
+      writeProject(variant, n, { bodies: options.bodies, charter, groupSize: options.groupSize }),
+    );
+    try {
+      const runs: Figures[][] = options.variants.map(() => []);
+      for (let k = 0; k < options.runs; k++) {
+        options.variants.forEach((_, v) => {
+          runs[v]?.push(check(dirs[v] as string, options.singleThreaded, options.pprofDir));
+        });
       }
+      options.variants.forEach((variant, v) => {
+        const figures = medianFigures(runs[v] as Figures[]);
+        results.get(variant)?.push([n, figures]);
+        console.log(row(variant, n, figures) + (options.keep ? `  ${dirs[v]}` : ''));
+      });
+    } finally {
+      if (!options.keep) for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     }
-    if (results.length >= 2) {
-      const [n1, a] = results[results.length - 2] as [number, Figures];
-      const [n2, b] = results[results.length - 1] as [number, Figures];
-      const ratio = (key: keyof Figures) => `x${fixed(b[key] / a[key], 2)}`;
-      console.log(
-        `${variant}: ${n2} vs ${n1} routes (x${fixed(n2 / n1, 1)}): check ${ratio('checkSeconds')}, ` +
-          `total ${ratio('totalSeconds')}, cpu ${ratio('cpuSeconds')}, memory ${ratio('memoryMB')}, ` +
-          `peak RSS ${ratio('peakRssMB')}, instantiations ${ratio('instantiations')}, types ${ratio('types')}`,
-      );
-    }
+  }
+  for (const [variant, figures] of results) {
+    if (figures.length < 2) continue;
+    const [n1, a] = figures[figures.length - 2] as [number, Figures];
+    const [n2, b] = figures[figures.length - 1] as [number, Figures];
+    const ratio = (key: keyof Figures) => `x${fixed(b[key] / a[key], 2)}`;
+    console.log(
+      `${variant}: ${n2} vs ${n1} routes (x${fixed(n2 / n1, 1)}): check ${ratio('checkSeconds')}, ` +
+        `total ${ratio('totalSeconds')}, cpu ${ratio('cpuSeconds')}, memory ${ratio('memoryMB')}, ` +
+        `peak RSS ${ratio('peakRssMB')}, instantiations ${ratio('instantiations')}, types ${ratio('types')}`,
+    );
   }
 }
