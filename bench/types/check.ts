@@ -436,8 +436,8 @@ if (import.meta.main) {
   const charter = snapshotCharter(options.charter);
   // Kept projects link this copy, so it stays with them.
   if (!options.keep) process.on('exit', () => rmSync(join(charter, '..'), { recursive: true, force: true }));
-  // Every size's projects are written first and the runs go round the variants, so drift in the
-  // machine's load falls on all of them alike; each variant's medians print once its runs are done.
+  // For each size, every variant's project is written first and the runs go round the variants, so
+  // drift in the machine's load falls on all of them alike; the medians print once the rounds are done.
   const results = new Map<Variant, Array<[number, Figures]>>(options.variants.map((v) => [v, []]));
   for (const n of options.sizes) {
     const dirs = options.variants.map((variant) =>
