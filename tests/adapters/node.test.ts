@@ -698,11 +698,14 @@ describe('charter/node serve (real Node 24)', () => {
       }
       const aborted = await server.node.event(server.server, 'upload-aborted', 1000);
       expect(aborted.reason).toMatchObject({ status: 408 });
+      const timedOut = await server.node.waitFor(
+        (l) => l.server === server.server && l.fields?.status === 408 && l.fields?.path === '/upload',
+        3000,
+        'the 408 log',
+      );
+      expect(timedOut.fields).toMatchObject({ method: 'POST', status: 408 });
       await sleep(50);
       expect(server.node.logs(server.server, isDisconnect)).toEqual([]);
-      expect(
-        server.node.logs(server.server, (l) => l.fields?.status === 408 && l.fields?.path === '/upload'),
-      ).not.toEqual([]);
     });
   });
 
@@ -758,12 +761,16 @@ describe('charter/node serve (real Node 24)', () => {
         expect(response.headers.get('content-type')).toBe(PROBLEM);
         expect(await response.json()).toMatchObject({ type: `${ERRORS}internal`, status: 500 });
       }
-      expect(
-        server.node.logs(
-          server.server,
-          (l) => l.log === 'error' && l.msg === 'The app threw instead of answering',
-        ),
-      ).toHaveLength(2);
+      const threw = (l: HostLine): boolean =>
+        l.log === 'error' && l.msg === 'The app threw instead of answering';
+      // The logs come over the child's stdout pipe, the replies over TCP: either can arrive first.
+      await server.node.waitFor(
+        () => server.node.logs(server.server, threw).length >= 2,
+        3000,
+        'two error logs',
+      );
+      await sleep(50);
+      expect(server.node.logs(server.server, threw)).toHaveLength(2);
       expect((await fetch(`${server.url}/hello`)).status).toBe(200);
     });
 
@@ -777,12 +784,15 @@ describe('charter/node serve (real Node 24)', () => {
       expect(problem.type).toBe(`${ERRORS}internal`);
       // Production redacts internal detail.
       expect(JSON.stringify(problem)).not.toContain('hunter2');
-      expect(
-        server.node.logs(
-          server.server,
-          (l) => l.log === 'error' && l.msg?.includes('failed while streaming') === true,
-        ),
-      ).not.toEqual([]);
+      const logged = await server.node.waitFor(
+        (l) =>
+          l.server === server.server &&
+          l.log === 'error' &&
+          l.msg?.includes('failed while streaming') === true,
+        3000,
+        'the streaming error log',
+      );
+      expect(JSON.stringify(logged)).toContain('failed while streaming');
     });
 
     test('a body that fails mid-stream cuts the connection, is logged once, and is not a disconnect', async () => {
