@@ -9,6 +9,7 @@
  *   BENCH_STARTUP_RUNS=41 bun bench/startup.ts
  *   bun bench/startup.ts --arktype             # also: arktype alone and the app with arktype schemas
  *   bun bench/startup.ts --chunks              # also: the cost of importing each dist file on its own
+ *   bun bench/startup.ts --esm                 # also: the ESM build, which Bun loads with --conditions=module
  *   bun bench/startup.ts --compare=<dist dir>[,<dist dir>...]  # also: the charter rows for other builds, interleaved
  *   CHARTER_DIST=<dist dir> bun bench/startup.ts   # measure another build instead of packages/charter/dist
  *   bun bench/startup.ts --instructions        # instructions counted by valgrind instead of timed (see below)
@@ -64,6 +65,12 @@ const CHARTER = join(ROOT, 'packages', 'charter');
 const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_STARTUP_RUNS ?? 21)));
 const WITH_CHUNKS = process.argv.includes('--chunks');
 const WITH_ARKTYPE = process.argv.includes('--arktype');
+/**
+ * Bun loads `dist/bun/` (CommonJS with bytecode) through the `bun` export condition; `--conditions=module`
+ * puts the `module` condition, listed first, in play, so the same package resolves to the ESM build.
+ */
+const WITH_ESM = process.argv.includes('--esm');
+const ESM_CONDITIONS = ['--conditions=module'];
 const INSTRUCTIONS = process.argv.includes('--instructions');
 const INSTRUCTION_RUNS = Math.max(1, Math.round(Number(process.env.BENCH_STARTUP_INSTRUCTION_RUNS ?? 3)));
 const COMPARE = (process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length) ?? '')
@@ -184,9 +191,14 @@ function cpuMsOf(proc: Bun.Subprocess): number {
 }
 
 /** Spawns `bun <file>` and waits for it to exit. */
-async function runToExit(dir: string, file: string, env: Record<string, string>): Promise<Sample> {
+async function runToExit(
+  dir: string,
+  file: string,
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<Sample> {
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, file], {
+  const proc = Bun.spawn([process.execPath, ...flags, file], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdout: 'ignore',
@@ -206,11 +218,16 @@ function freePort(): number {
 }
 
 /** Spawns the app and polls `GET /static` until the first 200; the child is then killed. */
-async function runToFirst200(dir: string, file: string, env: Record<string, string>): Promise<Sample> {
+async function runToFirst200(
+  dir: string,
+  file: string,
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<Sample> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}/static`;
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, file, String(port)], {
+  const proc = Bun.spawn([process.execPath, ...flags, file, String(port)], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdout: 'ignore',
@@ -248,7 +265,9 @@ interface Scenario {
   dir: string;
   file: string;
   env: Record<string, string>;
-  run: (dir: string, file: string, env: Record<string, string>) => Promise<Sample>;
+  /** Flags for `bun` before the file (`--conditions=module`). */
+  flags?: string[];
+  run: (dir: string, file: string, env: Record<string, string>, flags?: string[]) => Promise<Sample>;
 }
 
 const dir = scratchProject(DIST);
@@ -288,6 +307,26 @@ function charterScenarios(at: string, suffix: string): Scenario[] {
       run: runToFirst200,
     });
   }
+  if (WITH_ESM) {
+    rows.push(
+      {
+        name: `import 'charter', ESM build${suffix}`,
+        dir: at,
+        file: 'import.mjs',
+        env: {},
+        flags: ESM_CONDITIONS,
+        run: runToExit,
+      },
+      {
+        name: `app (zod), first 200, ESM build${suffix}`,
+        dir: at,
+        file: 'app-zod.mjs',
+        env: {},
+        flags: ESM_CONDITIONS,
+        run: runToFirst200,
+      },
+    );
+  }
   return rows;
 }
 
@@ -323,10 +362,10 @@ function printTable(header: string[], rows: string[][]): void {
 
 /** Times every scenario (spawn to exit or to the first 200), interleaved, and prints the table. */
 async function printTimeTable(): Promise<void> {
-  for (const s of scenarios) await s.run(s.dir, s.file, s.env);
+  for (const s of scenarios) await s.run(s.dir, s.file, s.env, s.flags);
   const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
   for (let i = 0; i < RUNS; i++) {
-    for (const s of scenarios) samples.get(s.name)?.push(await s.run(s.dir, s.file, s.env));
+    for (const s of scenarios) samples.get(s.name)?.push(await s.run(s.dir, s.file, s.env, s.flags));
   }
   const emptyCpu = median((samples.get('empty') ?? []).map((x) => x.cpuMs));
   const fmt = (n: number): string => n.toFixed(1);

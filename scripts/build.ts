@@ -36,6 +36,7 @@ import {
 } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { buildBunBytecode } from './build-bun-bytecode.ts';
 
 export const ROOT = resolve(import.meta.dir, '..');
 export const PACKAGES_DIR = join(ROOT, 'packages');
@@ -384,6 +385,17 @@ async function buildJs(entries: SubpathEntry[]): Promise<void> {
   }
 }
 
+/** `dist/bun/`: the CommonJS build with bytecode that Bun loads through the `bun` condition (build-bun-bytecode.ts). */
+async function buildBunJs(entries: SubpathEntry[]): Promise<void> {
+  const packages = workspacePackages().filter((p) => p.name.startsWith('@charter/'));
+  const problems = await buildBunBytecode(DIST, entries, packages, ROOT);
+  if (problems.length > 0) {
+    throw new BuildError(
+      `the bun build is not what charter ships:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
+  }
+}
+
 /**
  * `target: 'bun'` writes `import ... from "crypto"` for `node:crypto`; puts the `node:` prefix back in
  * every static and dynamic import of a Node builtin, as the sources write it, rewrites the file and
@@ -717,7 +729,8 @@ async function main(): Promise<void> {
   const entries = subpathEntries();
   if (entries.length === 0) throw new BuildError(`no entries found in ${posix(relative(ROOT, CHARTER_SRC))}`);
   rmSync(DIST, { recursive: true, force: true });
-  await Promise.all([buildJs(entries), runTsc()]);
+  // The bun build checks its entries against the ESM build's, so it comes second.
+  await Promise.all([buildJs(entries).then(() => buildBunJs(entries)), runTsc()]);
   addBinShebangs();
   const stats = rewriteDeclarations(entries);
   const files = walkFiles(DIST);

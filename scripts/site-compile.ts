@@ -22,6 +22,13 @@ import { contentData, embeddedContentModule } from '../site/content/prebuilt.ts'
 import { readContentDir } from '../site/content/read-dir.ts';
 import { documentTemplate } from '../site/html/document-template.ts';
 
+/**
+ * charter's ESM build, which the bundler tree-shakes and splits: under the `bun` condition charter's
+ * entries hand a bundler the whole ESM build through `require` (their libs are bytecode only Bun's runtime
+ * reads; scripts/build-bun-bytecode.ts), and `module` comes before `bun` in its exports map.
+ */
+const BUNDLE_CONDITIONS = ['module'];
+
 const ROOT = resolve(import.meta.dir, '..');
 const MAIN_ENTRY = join(ROOT, 'site', 'main.ts');
 const LAZY_ENTRY = join(ROOT, 'site', 'lazy-modules.ts');
@@ -119,6 +126,7 @@ async function moduleGraph(entry: string, content: Bun.BunPlugin): Promise<Map<s
       plugins: [content, redirectLazy],
       format: 'esm',
       target: 'bun',
+      conditions: BUNDLE_CONDITIONS,
       metafile: true,
     });
     if (!result.success || result.metafile === undefined) {
@@ -308,6 +316,7 @@ async function main(): Promise<void> {
     compile: { outfile, jitPolicy: STARTUP_JIT_POLICY },
     plugins: [content, exposeShared(names), redirectLazy, importShared(lazyOnly, names)],
     format: 'esm',
+    conditions: BUNDLE_CONDITIONS,
     bytecode: true,
     minify: true,
     sourcemap: 'none',

@@ -25,6 +25,7 @@ import {
   walkFiles,
   workspacePackages,
 } from '../../scripts/build.ts';
+import { bytecodeEntryPath, ESM_ONLY_ENTRIES } from '../../scripts/build-bun-bytecode.ts';
 import { linkCharterInto } from '../support/link-charter.ts';
 
 /**
@@ -124,11 +125,18 @@ describe('exports map and files agree', () => {
         subpath: entry.subpath,
         ...(exportsMap[entry.subpath] as object),
       };
+      // Bun's runtime takes `bun` (dist/bun: CommonJS with bytecode, tests/packaging/bun-bytecode.test.ts);
+      // bundlers take `module`, listed first, so they tree-shake the ESM build; everything else the ESM build.
+      const bun = ESM_ONLY_ENTRIES.has(entry.name)
+        ? {}
+        : { module: `./dist/${entry.name}.js`, bun: bytecodeEntryPath(entry.name) };
       expect(actual).toEqual({
         subpath: entry.subpath,
         types: `./dist/${entry.name}.d.ts`,
+        ...bun,
         default: `./dist/${entry.name}.js`,
       });
+      expect(Object.keys(actual)).toEqual(['subpath', 'types', ...Object.keys(bun), 'default']);
     }
   });
 
@@ -218,9 +226,21 @@ describe('importing the built package by name', () => {
     expect(Object.keys(built).sort()).toEqual([...names].sort());
   });
 
-  test('no workspace module is bundled twice (subpaths share chunks, so instanceof works across them)', () => {
+  test('no workspace module is bundled twice in either build (subpaths share chunks or libs, so instanceof works across them)', () => {
+    const bunBuild = join(DIST, 'bun') + sep;
+    for (const build of ['esm', 'bun'] as const) {
+      const maps = walkFiles(DIST).filter(
+        (f) => f.endsWith('.js.map') && f.startsWith(bunBuild) === (build === 'bun'),
+      );
+      expect(maps.length).toBeGreaterThan(build === 'bun' ? 20 : 1);
+      expect({ build, duplicated: duplicatedSources(maps) }).toEqual({ build, duplicated: [] });
+    }
+  });
+
+  /** Workspace sources that more than one of `maps` bundles. */
+  function duplicatedSources(maps: string[]): string[] {
     const owners = new Map<string, string[]>();
-    for (const map of walkFiles(DIST).filter((f) => f.endsWith('.js.map'))) {
+    for (const map of maps) {
       const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
       for (const source of sources) {
         const path = resolve(dirname(map), source);
@@ -228,9 +248,8 @@ describe('importing the built package by name', () => {
         owners.set(rel(path), [...(owners.get(rel(path)) ?? []), rel(map)]);
       }
     }
-    const duplicated = [...owners].filter(([, maps]) => maps.length > 1).map(([s, maps]) => `${s}: ${maps}`);
-    expect(duplicated).toEqual([]);
-  });
+    return [...owners].filter(([, maps]) => maps.length > 1).map(([s, maps]) => `${s}: ${maps}`);
+  }
 
   const node = Bun.which('node');
   test.skipIf(!node)(

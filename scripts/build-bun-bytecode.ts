@@ -1,0 +1,241 @@
+/**
+ * The `bun` build of the `charter` package: `dist/bun/`, what Bun's runtime loads through the `bun`
+ * export condition, with JavaScriptCore bytecode beside each file so a start skips parsing and compiling
+ * the package (bench/README.md, "Start-up": parsing is the floor of `import 'charter'` from ESM; with
+ * the bytecode the import costs about half).
+ *
+ * - Bun keeps bytecode for CommonJS only outside `--compile` (ESM needs the module records a compiled
+ *   binary embeds), and CommonJS cannot be code-split, so the build mirrors the workspace instead: one
+ *   file per workspace package in `dist/bun/lib/<package>.js`, each requiring the others it uses
+ *   (`@charter/core` becomes `./core.js`), so every subpath shares one copy of each package, as the ESM
+ *   chunks do. Each starts with `// @bun @bytecode @bun-cjs` and has `<file>.jsc` beside it. Bun checks
+ *   the cache's JavaScriptCore version and the source's hash and length on every load and parses the
+ *   source when either differs (another Bun release), so the files are never rewritten after the build;
+ *   they are correct on any Bun, and only the start-up gain needs the Bun that built them.
+ * - One ESM entry file per subpath, `dist/bun/<name>.js` (`entryFacade`): the same export names as the
+ *   ESM build (the build checks), taken from the libs under Bun's runtime and from the ESM build under
+ *   Bun's bundler, which cannot read the libs (tests/packaging/bun-bundle.test.ts bundles every way).
+ * - `charter/cli` has no `bun` build: its bin finds itself and its package.json through `import.meta.url`,
+ *   which CommonJS output would freeze at the build machine's path. It shares nothing stateful with an
+ *   app (it reads an App through its methods), so its ESM copy of the banner helpers is harmless.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+
+/** The first line of every file Bun loads with its bytecode. */
+export const BYTECODE_PRAGMA = '// @bun @bytecode @bun-cjs\n';
+
+/** Subpath entries that stay ESM-only (see the header). */
+export const ESM_ONLY_ENTRIES: ReadonlySet<string> = new Set(['cli']);
+
+export interface BytecodeEntry {
+  /** File stem under `packages/charter/src/`: `index`, `bun`... */
+  name: string;
+  file: string;
+}
+
+export interface BytecodePackage {
+  /** `@charter/core`. */
+  name: string;
+  /** Directory name under `packages/`: `core`. */
+  dirName: string;
+  dir: string;
+}
+
+/** The `dist/bun` path (relative to the package root) of a subpath entry's bytecode build. */
+export const bytecodeEntryPath = (name: string): string => `./dist/bun/${name}.js`;
+
+/**
+ * Builds `dist/bun/` under `dist`: `packages` (every workspace package an entry reaches) into `lib/`, then
+ * `entries`. Resolves the problems found (empty when the output is what charter ships).
+ */
+export async function buildBunBytecode(
+  dist: string,
+  entries: readonly BytecodeEntry[],
+  packages: readonly BytecodePackage[],
+  root: string,
+): Promise<string[]> {
+  const out = join(dist, 'bun');
+  const lib = join(out, 'lib');
+  const byName = new Map(packages.map((p) => [p.name, p.dirName]));
+  /** Every `@charter/*` import becomes a require of its package's file, relative to `fromDir`. */
+  const workspaceExternal = (self: string | undefined, prefix: string): Bun.BunPlugin => ({
+    name: 'charter-workspace-external',
+    setup(build) {
+      build.onResolve({ filter: /^@charter\// }, (args) => {
+        const dirName = byName.get(args.path);
+        if (dirName === undefined)
+          throw new Error(`${args.importer} imports ${args.path}, not a workspace package`);
+        return dirName === self ? undefined : { path: `${prefix}${dirName}.js`, external: true };
+      });
+    },
+  });
+  const build = async (entry: string, outdir: string, stem: string, plugin: Bun.BunPlugin) => {
+    const result = await Bun.build({
+      entrypoints: [entry],
+      outdir,
+      naming: `${stem}.js`,
+      target: 'bun',
+      format: 'cjs',
+      bytecode: true,
+      sourcemap: 'linked',
+      // As the ESM build (scripts/build.ts): fewer bytes, and names a user sees are stated in the sources.
+      minify: { whitespace: true, syntax: true, identifiers: true },
+      plugins: [plugin],
+      external: ['bun'],
+      throw: false,
+    });
+    if (!result.success) return [`${entry}: ${result.logs.map(String).join('\n  ')}`];
+    return [];
+  };
+  const libs = packages.filter(
+    // An ESM-only entry's own package (`@charter/cli`) is needed by no other.
+    (p) => existsSync(join(p.dir, 'src', 'index.ts')) && !ESM_ONLY_ENTRIES.has(p.dirName),
+  );
+  const failures = (
+    await Promise.all(
+      libs.map((p) => build(join(p.dir, 'src', 'index.ts'), lib, p.dirName, workspaceExternal(p.name, './'))),
+    )
+  ).flat();
+  if (failures.length > 0) return failures;
+  const problems = checkBytecodeOutput(lib, root);
+  for (const entry of entries.filter((e) => !ESM_ONLY_ENTRIES.has(e.name))) {
+    const facade = entryFacade(entry.name, readFileSync(entry.file, 'utf8'), (pkg) => {
+      const dirName = byName.get(pkg);
+      if (dirName === undefined) throw new Error(`${entry.file} re-exports ${pkg}, not a workspace package`);
+      return { stem: dirName, ...libExports(join(lib, `${dirName}.js`)) };
+    });
+    const path = join(out, `${entry.name}.js`);
+    writeFileSync(path, facade);
+    // The contract: under Bun, each subpath exports exactly what the ESM build does.
+    const esm = Object.keys(await import(join(dist, `${entry.name}.js`))).sort();
+    const bun = Object.keys(await import(path)).sort();
+    const missing = esm.filter((n) => !bun.includes(n));
+    const extra = bun.filter((n) => !esm.includes(n));
+    if (missing.length > 0 || extra.length > 0) {
+      problems.push(`${relative(root, path)} differs from the ESM build: missing ${missing}; extra ${extra}`);
+    }
+  }
+  return problems;
+}
+
+/** A built lib file's exports, and their names less the CommonJS interop flag. */
+function libExports(file: string): { names: string[]; exports: Record<string, unknown> } {
+  const exports = require(file) as Record<string, unknown>;
+  return {
+    names: Object.keys(exports).filter((name) => name !== '__esModule' && name !== 'default'),
+    exports,
+  };
+}
+
+const STAR_EXPORT = /^export \* from '(@charter\/[^']+)';$/gm;
+const NAMED_EXPORT = /^export \{([^}]*)\} from '(@charter\/[^']+)';$/gm;
+
+/** What an entry file needs of one workspace package's lib. */
+export interface FacadeLib {
+  /** Stem of the lib file: `core` for `lib/core.js`. */
+  stem: string;
+  names: string[];
+  exports: Record<string, unknown>;
+}
+
+/**
+ * The file Bun loads for one subpath entry (`packages/charter/src/<name>.ts`, which only re-exports
+ * workspace packages). ESM that names each export, so the namespace is exactly the ESM build's (an
+ * `export *` of CommonJS passes on its `__esModule` flag, and CommonJS imported directly adds a
+ * `default`, so `import charter from 'charter'` would work on Bun and fail on Node). As in ESM, a name
+ * two `export *` give is left out, and a name exported by name wins over a star.
+ *
+ * Where the values come from depends on who reads the file:
+ * - Bun's runtime, running the installed file (its URL ends in `/dist/bun/<name>.js`, and as an ES
+ *   module it has no `exports`): the libs, required by a path computed at run time, with their bytecode.
+ * - Bun's bundler (`bun build`, `--compile`), which cannot read the libs' bytecode form (it sees a
+ *   function expression and no exports): the bundle's URL is its own, and a CommonJS bundle has
+ *   `exports`, so the file takes the ESM build, which the literal `require` lets the bundler include.
+ *   Bundles that want the ESM build's tree shaking pass `--conditions=module` (the `module` condition
+ *   comes first in the exports map).
+ * A lib that cannot be found (a copy without `lib/`) falls back to the ESM build as well.
+ */
+export function entryFacade(name: string, source: string, libOf: (pkg: string) => FacadeLib): string {
+  const named = new Map<string, string>();
+  for (const [, list = '', pkg = ''] of source.matchAll(NAMED_EXPORT)) {
+    for (const item of list.split(',').map((n) => n.trim())) {
+      if (item === '' || item.startsWith('type ')) continue;
+      if (item.includes(' as ')) {
+        throw new Error(`entry re-exports ${item} under another name, which the bun build does not map`);
+      }
+      named.set(item, pkg);
+    }
+  }
+  const starFrom = new Map<string, string[]>();
+  for (const [, pkg = ''] of source.matchAll(STAR_EXPORT)) {
+    for (const exported of libOf(pkg).names) starFrom.set(exported, [...(starFrom.get(exported) ?? []), pkg]);
+  }
+  const byPkg = new Map<string, string[]>();
+  const add = (pkg: string, exported: string) => byPkg.set(pkg, [...(byPkg.get(pkg) ?? []), exported]);
+  for (const [exported, pkg] of named) add(pkg, exported);
+  for (const [exported, pkgs] of starFrom) {
+    if (named.has(exported)) continue;
+    // Two stars giving one binding (a package re-exporting the core's) are not ambiguous in ESM; the libs
+    // only show values, so the same value stands for the same binding (the build checks the result
+    // against the ESM build's names).
+    const value = libOf(pkgs[0] as string).exports[exported];
+    if (pkgs.every((pkg) => libOf(pkg).exports[exported] === value)) add(pkgs[0] as string, exported);
+  }
+  const self = `/dist/bun/${name}.js`;
+  const esmBuild = JSON.stringify(`../${name}.js`);
+  const lines = [
+    // `// @bun`: the runtime runs the file as it is, without transpiling it, so `require` is not defined
+    // in it; the bundler still sees the literal `require` of the ESM build and includes it.
+    '// @bun',
+    `// charter${name === 'index' ? '' : `/${name}`} for Bun's runtime: see scripts/build-bun-bytecode.ts (entryFacade).`,
+    'import { createRequire } from "node:module";',
+    `const installed = typeof exports === "undefined" && import.meta.url.endsWith(${JSON.stringify(self)});`,
+    'const load = installed ? createRequire(import.meta.url) : undefined;',
+    'const lib = (stem) => {',
+    '  try {',
+    '    return load("./lib/" + stem + ".js");',
+    '  } catch (error) {',
+    '    if (error?.code === "MODULE_NOT_FOUND") return undefined;',
+    '    throw error;',
+    '  }',
+    '};',
+    `const libs = installed ? [${[...byPkg.keys()].map((pkg) => JSON.stringify(libOf(pkg).stem)).join(', ')}].map(lib) : [];`,
+    'const esm =',
+    '  libs.length > 0 && libs.every((l) => l !== undefined)',
+    '    ? undefined',
+    `    : typeof require === "function" ? require(${esmBuild}) : createRequire(import.meta.url)(${esmBuild});`,
+    ...[...byPkg.values()].map(
+      (names, i) => `export const { ${names.sort().join(', ')} } = esm ?? libs[${i}];`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** What must hold of every `dist/bun` file: the pragma, its bytecode, ASCII, and only relative or builtin requires. */
+function checkBytecodeOutput(lib: string, root: string): string[] {
+  const problems: string[] = [];
+  const files = Array.from(new Bun.Glob('*.js').scanSync({ cwd: lib, absolute: true }));
+  for (const file of files) {
+    const where = relative(root, file);
+    const code = readFileSync(file, 'latin1');
+    if (!code.startsWith(BYTECODE_PRAGMA))
+      problems.push(`${where} does not start with ${BYTECODE_PRAGMA.trim()}`);
+    if (!existsSync(`${file}.jsc`)) problems.push(`${where} has no bytecode (${where}.jsc)`);
+    const nonAscii = /[^\x00-\x7f]/.exec(code);
+    if (nonAscii) problems.push(`${where}: a character outside ASCII at offset ${nonAscii.index}`);
+    for (const match of code.matchAll(/\brequire\("([^"]*)"\)/g)) {
+      const specifier = match[1] ?? '';
+      if (specifier.startsWith('./')) {
+        if (!existsSync(join(dirname(file), specifier)))
+          problems.push(`${where} requires '${specifier}', which is not built`);
+      } else if (!specifier.startsWith('node:') && specifier !== 'bun' && !BUILTINS.has(specifier)) {
+        problems.push(`${where} requires '${specifier}'`);
+      }
+    }
+  }
+  return problems;
+}
+
+const BUILTINS: ReadonlySet<string> = new Set(builtinModules);
