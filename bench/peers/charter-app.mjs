@@ -13,13 +13,18 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Imports `file` (`index.js`, `bun.js`, `node.js`) of the built charter package. */
+/**
+ * Imports `file` (`index.js`, `bun.js`, `node.js`) of the built charter package, as its exports map
+ * gives it to this runtime: on Bun, `dist/bun/<file>` (the `bun` condition: bytecode libs), elsewhere
+ * `dist/<file>`.
+ */
 export function charterModule(file) {
   const dir = process.env.CHARTER_DIST;
+  const path = typeof Bun === 'undefined' ? file : `bun/${file}`;
   const url =
     dir === undefined || dir === ''
-      ? new URL(`../../packages/charter/dist/${file}`, import.meta.url).href
-      : pathToFileURL(join(dir, file)).href;
+      ? new URL(`../../packages/charter/dist/${path}`, import.meta.url).href
+      : pathToFileURL(join(dir, path)).href;
   return import(url);
 }
 
