@@ -5,13 +5,16 @@
  * the bytecode the import costs about half).
  *
  * - Bun keeps bytecode for CommonJS only outside `--compile` (ESM needs the module records a compiled
- *   binary embeds), and CommonJS cannot be code-split, so the build mirrors the workspace instead: one
- *   file per workspace package in `dist/bun/lib/<package>.js`, each requiring the others it uses
- *   (`@charter/core` becomes `./core.js`), so every subpath shares one copy of each package, as the ESM
- *   chunks do. Each starts with `// @bun @bytecode @bun-cjs` and has `<file>.jsc` beside it. Bun checks
- *   the cache's JavaScriptCore version and the source's hash and length on every load and parses the
- *   source when either differs (another Bun release), so the files are never rewritten after the build;
- *   they are correct on any Bun, and only the start-up gain needs the Bun that built them.
+ *   binary embeds), and CommonJS cannot be code-split, so every subpath must find each module in one
+ *   file, as the ESM build's chunks share them: `dist/bun/lib/shared.js` holds every package but the
+ *   runtime adapters, each as a namespace (`core`, `jwt`, `jsonRpc`...), and each adapter has a file of
+ *   its own (`lib/bun.js`, `lib/node.js`...) that takes the others from `shared.js` (or, for an adapter,
+ *   from its file). One shared file rather than one per package: `import 'charter'` then opens and
+ *   checks one file instead of nineteen, about a third of its cost (bench/README.md, "Start-up").
+ * - Each lib starts with `// @bun @bytecode @bun-cjs` and has `<file>.jsc` beside it. Bun checks the
+ *   cache's JavaScriptCore version and the source's hash and length on every load and parses the source
+ *   when either differs (another Bun release), so the files are never rewritten after the build; they
+ *   are correct on any Bun, and only the start-up gain needs the Bun that built them.
  * - One ESM entry file per subpath, `dist/bun/<name>.js` (`entryFacade`): the same export names as the
  *   ESM build (the build checks), taken from the libs under Bun's runtime and from the ESM build under
  *   Bun's bundler, which cannot read the libs (tests/packaging/bun-bundle.test.ts bundles every way).
@@ -19,8 +22,9 @@
  *   which CommonJS output would freeze at the build machine's path. It shares nothing stateful with an
  *   app (it reads an App through its methods), so its ESM copy of the banner helpers is harmless.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
 /** The first line of every file Bun loads with its bytecode. */
@@ -47,8 +51,8 @@ export interface BytecodePackage {
 export const bytecodeEntryPath = (name: string): string => `./dist/bun/${name}.js`;
 
 /**
- * Builds `dist/bun/` under `dist`: `packages` (every workspace package an entry reaches) into `lib/`, then
- * `entries`. Resolves the problems found (empty when the output is what charter ships).
+ * Builds `dist/bun/` under `dist`: `packages` (the workspace) into `lib/`, then one file per entry.
+ * Resolves the problems found (empty when the output is what charter ships).
  */
 export async function buildBunBytecode(
   dist: string,
@@ -58,53 +62,77 @@ export async function buildBunBytecode(
 ): Promise<string[]> {
   const out = join(dist, 'bun');
   const lib = join(out, 'lib');
-  const byName = new Map(packages.map((p) => [p.name, p.dirName]));
-  /** Every `@charter/*` import becomes a require of its package's file, relative to `fromDir`. */
-  const workspaceExternal = (self: string | undefined, prefix: string): Bun.BunPlugin => ({
-    name: 'charter-workspace-external',
-    setup(build) {
-      build.onResolve({ filter: /^@charter\// }, (args) => {
-        const dirName = byName.get(args.path);
-        if (dirName === undefined)
-          throw new Error(`${args.importer} imports ${args.path}, not a workspace package`);
-        return dirName === self ? undefined : { path: `${prefix}${dirName}.js`, external: true };
-      });
-    },
-  });
-  const build = async (entry: string, outdir: string, stem: string, plugin: Bun.BunPlugin) => {
-    const result = await Bun.build({
-      entrypoints: [entry],
-      outdir,
-      naming: `${stem}.js`,
-      target: 'bun',
-      format: 'cjs',
-      bytecode: true,
-      sourcemap: 'linked',
-      // As the ESM build (scripts/build.ts): fewer bytes, and names a user sees are stated in the sources.
-      minify: { whitespace: true, syntax: true, identifiers: true },
-      plugins: [plugin],
-      external: ['bun'],
-      throw: false,
-    });
-    if (!result.success) return [`${entry}: ${result.logs.map(String).join('\n  ')}`];
-    return [];
-  };
-  const libs = packages.filter(
+  const built = packages.filter(
     // An ESM-only entry's own package (`@charter/cli`) is needed by no other.
     (p) => existsSync(join(p.dir, 'src', 'index.ts')) && !ESM_ONLY_ENTRIES.has(p.dirName),
   );
+  const byName = new Map(built.map((p) => [p.name, p]));
+  // The adapters: packages a subpath re-exports that the root does not. Everything else is shared.
+  const reExports = (file: string) => [...readFileSync(file, 'utf8').matchAll(REEXPORT)].map((m) => m[1]);
+  const rootEntry = entries.find((e) => e.name === 'index');
+  if (rootEntry === undefined) return ['no index entry'];
+  const inRoot = new Set(reExports(rootEntry.file));
+  const adapters = new Set(
+    entries.flatMap((e) => reExports(e.file)).filter((name) => name !== undefined && !inRoot.has(name)),
+  );
+  const shared = built.filter((p) => !adapters.has(p.name));
+  const sharedKey = (p: BytecodePackage) => p.dirName.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  const source = (name: string) => {
+    const pkg = byName.get(name);
+    if (pkg === undefined) throw new Error(`${name} is not a workspace package the bun build holds`);
+    return pkg;
+  };
+  /** The shared lib bundles every shared package; an adapter in it would be a second copy of it. */
+  const bundleShared: Bun.BunPlugin = {
+    name: 'charter-shared',
+    setup(build) {
+      build.onResolve({ filter: /^@charter\// }, (args) => {
+        if (adapters.has(args.path)) throw new Error(`${args.importer} imports the adapter ${args.path}`);
+        return { path: join(source(args.path).dir, 'src', 'index.ts') };
+      });
+    },
+  };
+  /** An adapter takes shared packages from the shared lib's namespaces and other adapters from their libs. */
+  const adapterImports: Bun.BunPlugin = {
+    name: 'charter-adapter',
+    setup(build) {
+      build.onResolve({ filter: /^@charter\// }, (args) => {
+        const pkg = source(args.path);
+        if (adapters.has(pkg.name)) return { path: `./${pkg.dirName}.js`, external: true };
+        return { path: sharedKey(pkg), namespace: 'charter-shared' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'charter-shared' }, (args) => ({
+        contents: `module.exports = require("./${SHARED_STEM}.js").${args.path};\n`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: new RegExp(`^\\./${SHARED_STEM}\\.js$`) }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+    },
+  };
+  const scratch = mkdtempSync(join(tmpdir(), 'charter-bun-build-'));
+  const sharedEntry = join(scratch, `${SHARED_STEM}.ts`);
+  writeFileSync(sharedEntry, shared.map((p) => `export * as ${sharedKey(p)} from '${p.name}';\n`).join(''));
   const failures = (
-    await Promise.all(
-      libs.map((p) => build(join(p.dir, 'src', 'index.ts'), lib, p.dirName, workspaceExternal(p.name, './'))),
-    )
+    await Promise.all([
+      compile(sharedEntry, lib, SHARED_STEM, bundleShared),
+      ...built
+        .filter((p) => adapters.has(p.name))
+        .map((p) => compile(join(p.dir, 'src', 'index.ts'), lib, p.dirName, adapterImports)),
+    ])
   ).flat();
+  rmSync(scratch, { recursive: true, force: true });
   if (failures.length > 0) return failures;
   const problems = checkBytecodeOutput(lib, root);
+  const sharedExports = require(join(lib, `${SHARED_STEM}.js`)) as Record<string, Record<string, unknown>>;
   for (const entry of entries.filter((e) => !ESM_ONLY_ENTRIES.has(e.name))) {
-    const facade = entryFacade(entry.name, readFileSync(entry.file, 'utf8'), (pkg) => {
-      const dirName = byName.get(pkg);
-      if (dirName === undefined) throw new Error(`${entry.file} re-exports ${pkg}, not a workspace package`);
-      return { stem: dirName, ...libExports(join(lib, `${dirName}.js`)) };
+    const facade = entryFacade(entry.name, readFileSync(entry.file, 'utf8'), (name): FacadeLib => {
+      const pkg = source(name);
+      if (adapters.has(pkg.name))
+        return { stem: pkg.dirName, ...namesOf(require(join(lib, `${pkg.dirName}.js`))) };
+      const key = sharedKey(pkg);
+      return { stem: SHARED_STEM, key, ...namesOf(sharedExports[key] ?? {}) };
     });
     const path = join(out, `${entry.name}.js`);
     writeFileSync(path, facade);
@@ -120,9 +148,37 @@ export async function buildBunBytecode(
   return problems;
 }
 
-/** A built lib file's exports, and their names less the CommonJS interop flag. */
-function libExports(file: string): { names: string[]; exports: Record<string, unknown> } {
-  const exports = require(file) as Record<string, unknown>;
+/** The lib holding every package but the runtime adapters, each as a namespace: `lib/shared.js`. */
+export const SHARED_STEM = 'shared';
+
+const REEXPORT = /^export (?:\*|\{[^}]*\}) from '(@charter\/[^']+)';$/gm;
+
+/** One CommonJS file with its bytecode: `<outdir>/<stem>.js` and `.jsc`. Resolves its failures. */
+async function compile(
+  entry: string,
+  outdir: string,
+  stem: string,
+  plugin: Bun.BunPlugin,
+): Promise<string[]> {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    outdir,
+    naming: `${stem}.js`,
+    target: 'bun',
+    format: 'cjs',
+    bytecode: true,
+    sourcemap: 'linked',
+    // As the ESM build (scripts/build.ts): fewer bytes, and names a user sees are stated in the sources.
+    minify: { whitespace: true, syntax: true, identifiers: true },
+    plugins: [plugin],
+    external: ['bun'],
+    throw: false,
+  });
+  return result.success ? [] : [`${entry}: ${result.logs.map(String).join('\n  ')}`];
+}
+
+/** The export names of a lib (or of a namespace of the shared lib), less the CommonJS interop flag. */
+function namesOf(exports: Record<string, unknown>): { names: string[]; exports: Record<string, unknown> } {
   return {
     names: Object.keys(exports).filter((name) => name !== '__esModule' && name !== 'default'),
     exports,
@@ -134,8 +190,10 @@ const NAMED_EXPORT = /^export \{([^}]*)\} from '(@charter\/[^']+)';$/gm;
 
 /** What an entry file needs of one workspace package's lib. */
 export interface FacadeLib {
-  /** Stem of the lib file: `core` for `lib/core.js`. */
+  /** Stem of the lib file: `shared` for `lib/shared.js`, `bun` for `lib/bun.js`. */
   stem: string;
+  /** The package's namespace in that lib (the shared lib's `core`, `jwt`...); none for an adapter's own lib. */
+  key?: string;
   names: string[];
   exports: Record<string, unknown>;
 }
@@ -183,6 +241,7 @@ export function entryFacade(name: string, source: string, libOf: (pkg: string) =
     const value = libOf(pkgs[0] as string).exports[exported];
     if (pkgs.every((pkg) => libOf(pkg).exports[exported] === value)) add(pkgs[0] as string, exported);
   }
+  const stems = [...new Set([...byPkg.keys()].map((pkg) => libOf(pkg).stem))];
   const self = `/dist/bun/${name}.js`;
   const esmBuild = JSON.stringify(`../${name}.js`);
   const lines = [
@@ -201,14 +260,16 @@ export function entryFacade(name: string, source: string, libOf: (pkg: string) =
     '    throw error;',
     '  }',
     '};',
-    `const libs = installed ? [${[...byPkg.keys()].map((pkg) => JSON.stringify(libOf(pkg).stem)).join(', ')}].map(lib) : [];`,
+    `const libs = installed ? [${stems.map((stem) => JSON.stringify(stem)).join(', ')}].map(lib) : [];`,
     'const esm =',
     '  libs.length > 0 && libs.every((l) => l !== undefined)',
     '    ? undefined',
     `    : typeof require === "function" ? require(${esmBuild}) : createRequire(import.meta.url)(${esmBuild});`,
-    ...[...byPkg.values()].map(
-      (names, i) => `export const { ${names.sort().join(', ')} } = esm ?? libs[${i}];`,
-    ),
+    ...[...byPkg].map(([pkg, names]) => {
+      const { stem, key } = libOf(pkg);
+      const from = `libs[${stems.indexOf(stem)}]${key === undefined ? '' : `.${key}`}`;
+      return `export const { ${names.sort().join(', ')} } = esm ?? ${from};`;
+    }),
   ];
   return `${lines.join('\n')}\n`;
 }

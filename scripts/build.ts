@@ -15,6 +15,9 @@
  *   linked maps, which embed the sources (1 MiB for the core chunk): it reads one the first time it
  *   needs a frame of its file, including when the first garbage collection materialises the stack of an
  *   `Error` created at import time, so module-level code should create none.
+ * - For Bun's runtime, `dist/bun/`: the same code as CommonJS with JavaScriptCore bytecode, selected by the
+ *   `bun` export condition, behind entry files with the ESM build's export names
+ *   (scripts/build-bun-bytecode.ts); built after the ESM build, which it is checked against.
  * - Types: `tsc` (packages/charter/tsconfig.build.json) emits declarations for every workspace source into
  *   `dist/types/<package>/src/`, then every declaration is rewritten so a consumer with only `charter`
  *   installed can load it: `@charter/*` specifiers become relative paths into `dist/types/`, `.ts`

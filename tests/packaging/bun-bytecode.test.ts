@@ -12,6 +12,7 @@ import {
   bytecodeEntryPath,
   ESM_ONLY_ENTRIES,
   entryFacade,
+  SHARED_STEM,
 } from '../../scripts/build-bun-bytecode.ts';
 import { CHARTER_DIR, DIST, subpathEntries } from '../../scripts/build.ts';
 import { linkCharterInto } from '../support/link-charter.ts';
@@ -69,8 +70,13 @@ describe('the bun build', () => {
         built: !ESM_ONLY_ENTRIES.has(entry.name),
       });
     }
-    const libs = [...new Bun.Glob('*.js').scanSync({ cwd: LIB })];
-    expect(libs.length).toBeGreaterThan(20);
+    const libs = [...new Bun.Glob('*.js').scanSync({ cwd: LIB })].sort();
+    // The shared lib and one per runtime adapter.
+    expect(libs).toEqual(
+      ['bun', 'cloudflare', 'deno', 'fastly', 'lambda', 'node', SHARED_STEM, 'vercel']
+        .map((s) => `${s}.js`)
+        .sort(),
+    );
     for (const lib of libs) {
       const code = readFileSync(join(LIB, lib), 'latin1');
       expect({
@@ -99,7 +105,10 @@ describe('the bun build', () => {
 
   test("import 'charter' runs every lib it loads from its bytecode; the ESM build from none", () => {
     const libs = libClosure(join(DIST, 'bun', 'index.js'));
-    expect(libs.length).toBeGreaterThan(15);
+    expect(libs).toEqual([join(LIB, `${SHARED_STEM}.js`)]);
+    expect(libClosure(join(DIST, 'bun', 'vercel.js')).sort()).toEqual(
+      ['node', SHARED_STEM, 'vercel'].map((stem) => join(LIB, `${stem}.js`)).sort(),
+    );
     const script =
       "const c = await import('charter'); const keys = Object.keys(c); console.log(typeof c.App, keys.includes('default'), keys.includes('__esModule'));";
     const bytecode = runInFixture(script);
@@ -131,14 +140,14 @@ describe('the bun build', () => {
     try {
       // The entry files take the libs only from a `dist/bun` folder, as installed.
       cpSync(DIST, join(copy, 'dist'), { recursive: true });
-      const jwt = join(copy, 'dist', 'bun', 'lib', 'jwt.js');
+      const adapter = join(copy, 'dist', 'bun', 'lib', 'bun.js');
       // Any change to the source changes its hash: Bun must not run the old bytecode for it.
-      writeFileSync(jwt, `${readFileSync(jwt, 'latin1')}\n// changed after the build\n`, 'latin1');
-      const script = `const jwt = await import(${JSON.stringify(join(copy, 'dist', 'bun', 'jwt.js'))}); console.log(typeof jwt.createJwtSigner);`;
+      writeFileSync(adapter, `${readFileSync(adapter, 'latin1')}\n// changed after the build\n`, 'latin1');
+      const script = `const bun = await import(${JSON.stringify(join(copy, 'dist', 'bun', 'bun.js'))}); console.log(typeof bun.serve);`;
       const run = runInFixture(script, [], copy);
       expect(run.exitCode).toBe(0);
       expect(run.stdout.trim()).toBe('function');
-      // jwt.js and core.js: core's bytecode still matches; jwt's does not.
+      // bun.js and shared.js: the shared lib's bytecode still matches; the adapter's does not.
       expect(run.hits).toBe(1);
       expect(run.misses).toBeGreaterThanOrEqual(1);
     } finally {
@@ -153,16 +162,19 @@ describe('entryFacade', () => {
     '@charter/ws': { SHARED: 3, CLASH: 5, Ws: 6 },
     '@charter/app': { App: 7, createApp: 8 },
   };
+  // core and ws live in the shared lib, under their keys; app stands for an adapter with a lib of its own.
   const libOf = (pkg: string) => {
     const exports = libs[pkg];
     if (exports === undefined) throw new Error(`no ${pkg}`);
-    return { stem: pkg.slice('@charter/'.length), names: Object.keys(exports), exports };
+    const name = pkg.slice('@charter/'.length);
+    const where = name === 'app' ? { stem: 'app' } : { stem: SHARED_STEM, key: name };
+    return { ...where, names: Object.keys(exports), exports };
   };
   /** The lib stems the facade loads, and the names it takes from each. */
   const parse = (facade: string) => ({
     stems: JSON.parse(/const libs = installed \? (\[[^\]]*\])/.exec(facade)?.[1] ?? 'null') as string[],
-    exports: [...facade.matchAll(/^export const \{ ([^}]*) \} = esm \?\? libs\[(\d+)\];$/gm)].map(
-      ([, names = '', index]) => ({ index: Number(index), names: names.split(', ') }),
+    exports: [...facade.matchAll(/^export const \{ ([^}]*) \} = esm \?\? (libs\[\d+\](?:\.\w+)?);$/gm)].map(
+      ([, names = '', from]) => ({ from, names: names.split(', ') }),
     ),
   });
 
@@ -175,11 +187,11 @@ describe('entryFacade', () => {
     const facade = entryFacade('index', source, libOf);
     expect(facade.startsWith('// @bun\n')).toBe(true);
     expect(parse(facade)).toEqual({
-      stems: ['app', 'core', 'ws'],
+      stems: ['app', SHARED_STEM],
       exports: [
-        { index: 0, names: ['App', 'createApp'] },
-        { index: 1, names: ['HttpError', 'SHARED'] },
-        { index: 2, names: ['Ws'] },
+        { from: 'libs[0]', names: ['App', 'createApp'] },
+        { from: 'libs[1].core', names: ['HttpError', 'SHARED'] },
+        { from: 'libs[1].ws', names: ['Ws'] },
       ],
     });
     // The runtime takes the libs only from the installed file; anything else (a bundle) the ESM build.
@@ -190,8 +202,8 @@ describe('entryFacade', () => {
   test('leaves out a name two stars give with different values, as ESM leaves an ambiguous one', () => {
     const facade = entryFacade('x', "export * from '@charter/core';\nexport * from '@charter/ws';\n", libOf);
     expect(parse(facade).exports).toEqual([
-      { index: 0, names: ['App', 'HttpError', 'SHARED'] },
-      { index: 1, names: ['Ws'] },
+      { from: 'libs[0].core', names: ['App', 'HttpError', 'SHARED'] },
+      { from: 'libs[0].ws', names: ['Ws'] },
     ]);
   });
 
