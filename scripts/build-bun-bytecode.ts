@@ -50,55 +50,67 @@ export interface BytecodePackage {
 /** The `dist/bun` path (relative to the package root) of a subpath entry's bytecode build. */
 export const bytecodeEntryPath = (name: string): string => `./dist/bun/${name}.js`;
 
-/**
- * Builds `dist/bun/` under `dist`: `packages` (the workspace) into `lib/`, then one file per entry.
- * Resolves the problems found (empty when the output is what charter ships).
- */
-export async function buildBunBytecode(
-  dist: string,
-  entries: readonly BytecodeEntry[],
-  packages: readonly BytecodePackage[],
-  root: string,
-): Promise<string[]> {
-  const out = join(dist, 'bun');
-  const lib = join(out, 'lib');
+/** Which lib each workspace package goes into. */
+interface LibPlan {
+  /** Packages in the shared lib, each under its `key`. */
+  shared: BytecodePackage[];
+  /** Runtime adapters: a subpath re-exports them and the root does not; each has a lib of its own. */
+  adapters: BytecodePackage[];
+  isAdapter(pkg: BytecodePackage): boolean;
+  /** The package named `name` (`@charter/core`), or a build error. */
+  source(name: string): BytecodePackage;
+}
+
+function planLibs(entries: readonly BytecodeEntry[], packages: readonly BytecodePackage[]): LibPlan {
   const built = packages.filter(
     // An ESM-only entry's own package (`@charter/cli`) is needed by no other.
     (p) => existsSync(join(p.dir, 'src', 'index.ts')) && !ESM_ONLY_ENTRIES.has(p.dirName),
   );
   const byName = new Map(built.map((p) => [p.name, p]));
-  // The adapters: packages a subpath re-exports that the root does not. Everything else is shared.
   const reExports = (file: string) => [...readFileSync(file, 'utf8').matchAll(REEXPORT)].map((m) => m[1]);
   const rootEntry = entries.find((e) => e.name === 'index');
-  if (rootEntry === undefined) return ['no index entry'];
+  if (rootEntry === undefined) throw new Error('no index entry');
   const inRoot = new Set(reExports(rootEntry.file));
-  const adapters = new Set(
-    entries.flatMap((e) => reExports(e.file)).filter((name) => name !== undefined && !inRoot.has(name)),
-  );
-  const shared = built.filter((p) => !adapters.has(p.name));
-  const sharedKey = (p: BytecodePackage) => p.dirName.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const source = (name: string) => {
-    const pkg = byName.get(name);
-    if (pkg === undefined) throw new Error(`${name} is not a workspace package the bun build holds`);
-    return pkg;
+  const adapterNames = new Set(entries.flatMap((e) => reExports(e.file)).filter((n) => !inRoot.has(n ?? '')));
+  const isAdapter = (pkg: BytecodePackage) => adapterNames.has(pkg.name);
+  return {
+    shared: built.filter((p) => !isAdapter(p)),
+    adapters: built.filter(isAdapter),
+    isAdapter,
+    source(name) {
+      const pkg = byName.get(name);
+      if (pkg === undefined) throw new Error(`${name} is not a workspace package the bun build holds`);
+      return pkg;
+    },
   };
-  /** The shared lib bundles every shared package; an adapter in it would be a second copy of it. */
-  const bundleShared: Bun.BunPlugin = {
+}
+
+/** A package's namespace in the shared lib: its directory name as an identifier (`json-rpc` is `jsonRpc`). */
+const sharedKey = (pkg: BytecodePackage): string =>
+  pkg.dirName.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** The shared lib bundles every shared package from its sources; an adapter in it would be a second copy. */
+function sharedPlugin(plan: LibPlan): Bun.BunPlugin {
+  return {
     name: 'charter-shared',
     setup(build) {
       build.onResolve({ filter: /^@charter\// }, (args) => {
-        if (adapters.has(args.path)) throw new Error(`${args.importer} imports the adapter ${args.path}`);
-        return { path: join(source(args.path).dir, 'src', 'index.ts') };
+        const pkg = plan.source(args.path);
+        if (plan.isAdapter(pkg)) throw new Error(`${args.importer} imports the adapter ${args.path}`);
+        return { path: join(pkg.dir, 'src', 'index.ts') };
       });
     },
   };
-  /** An adapter takes shared packages from the shared lib's namespaces and other adapters from their libs. */
-  const adapterImports: Bun.BunPlugin = {
+}
+
+/** An adapter takes shared packages from the shared lib's namespaces and other adapters from their libs. */
+function adapterPlugin(plan: LibPlan): Bun.BunPlugin {
+  return {
     name: 'charter-adapter',
     setup(build) {
       build.onResolve({ filter: /^@charter\// }, (args) => {
-        const pkg = source(args.path);
-        if (adapters.has(pkg.name)) return { path: `./${pkg.dirName}.js`, external: true };
+        const pkg = plan.source(args.path);
+        if (plan.isAdapter(pkg)) return { path: `./${pkg.dirName}.js`, external: true };
         return { path: sharedKey(pkg), namespace: 'charter-shared' };
       });
       build.onLoad({ filter: /.*/, namespace: 'charter-shared' }, (args) => ({
@@ -111,31 +123,49 @@ export async function buildBunBytecode(
       }));
     },
   };
+}
+
+/**
+ * Builds `dist/bun/` under `dist`: `packages` (the workspace) into `lib/`, then one file per entry.
+ * Resolves the problems found (empty when the output is what charter ships).
+ */
+export async function buildBunBytecode(
+  dist: string,
+  entries: readonly BytecodeEntry[],
+  packages: readonly BytecodePackage[],
+  root: string,
+): Promise<string[]> {
+  const out = join(dist, 'bun');
+  const lib = join(out, 'lib');
+  const plan = planLibs(entries, packages);
   const scratch = mkdtempSync(join(tmpdir(), 'charter-bun-build-'));
   const sharedEntry = join(scratch, `${SHARED_STEM}.ts`);
-  writeFileSync(sharedEntry, shared.map((p) => `export * as ${sharedKey(p)} from '${p.name}';\n`).join(''));
+  writeFileSync(
+    sharedEntry,
+    plan.shared.map((p) => `export * as ${sharedKey(p)} from '${p.name}';\n`).join(''),
+  );
   const failures = (
     await Promise.all([
-      compile(sharedEntry, lib, SHARED_STEM, bundleShared),
-      ...built
-        .filter((p) => adapters.has(p.name))
-        .map((p) => compile(join(p.dir, 'src', 'index.ts'), lib, p.dirName, adapterImports)),
+      compile(sharedEntry, lib, SHARED_STEM, sharedPlugin(plan)),
+      ...plan.adapters.map((p) =>
+        compile(join(p.dir, 'src', 'index.ts'), lib, p.dirName, adapterPlugin(plan)),
+      ),
     ])
   ).flat();
   rmSync(scratch, { recursive: true, force: true });
   if (failures.length > 0) return failures;
   const problems = checkBytecodeOutput(lib, root);
   const sharedExports = require(join(lib, `${SHARED_STEM}.js`)) as Record<string, Record<string, unknown>>;
+  const libOf = (name: string): FacadeLib => {
+    const pkg = plan.source(name);
+    if (plan.isAdapter(pkg))
+      return { stem: pkg.dirName, ...namesOf(require(join(lib, `${pkg.dirName}.js`))) };
+    const key = sharedKey(pkg);
+    return { stem: SHARED_STEM, key, ...namesOf(sharedExports[key] ?? {}) };
+  };
   for (const entry of entries.filter((e) => !ESM_ONLY_ENTRIES.has(e.name))) {
-    const facade = entryFacade(entry.name, readFileSync(entry.file, 'utf8'), (name): FacadeLib => {
-      const pkg = source(name);
-      if (adapters.has(pkg.name))
-        return { stem: pkg.dirName, ...namesOf(require(join(lib, `${pkg.dirName}.js`))) };
-      const key = sharedKey(pkg);
-      return { stem: SHARED_STEM, key, ...namesOf(sharedExports[key] ?? {}) };
-    });
     const path = join(out, `${entry.name}.js`);
-    writeFileSync(path, facade);
+    writeFileSync(path, entryFacade(entry.name, readFileSync(entry.file, 'utf8'), libOf));
     // The contract: under Bun, each subpath exports exactly what the ESM build does.
     const esm = Object.keys(await import(join(dist, `${entry.name}.js`))).sort();
     const bun = Object.keys(await import(path)).sort();

@@ -130,6 +130,15 @@ describe('mutual TLS on real Node 24', () => {
    * Waits until the app has reported `count` reads. The child prints them on its stdout pipe and the
    * reply travels over TCP, so the reply can reach this process before the line does.
    */
+  /** A JSON upload `{ text }` from the client with the trusted certificate. */
+  const trustedUpload = (text: string): Promise<Reply> =>
+    call(port, {
+      path: '/upload',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+      ...trusted,
+    });
   const readsReach = async (count: number): Promise<number> => {
     await node?.waitFor(() => reads() >= count, 3000, `${count} upload reads`);
     return reads();
@@ -204,13 +213,7 @@ describe('mutual TLS on real Node 24', () => {
 
   test('a trusted client can upload', async () => {
     const before = reads();
-    const reply = await call(port, {
-      path: '/upload',
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"text":"hello"}',
-      ...trusted,
-    });
+    const reply = await trustedUpload('hello');
     expect(reply.status).toBe(201);
     expect(JSON.parse(reply.body)).toMatchObject({ sub: 'client-a', size: 5 });
     expect(await readsReach(before + 1)).toBe(before + 1);
@@ -227,14 +230,7 @@ describe('mutual TLS on real Node 24', () => {
       expect(reply.headers['www-authenticate']).toStartWith('ClientCertificate realm="api"');
       // A trusted upload after it is reported in order: had the refused body been read, its line
       // would come first and the count would be one more.
-      const after = await call(port, {
-        path: '/upload',
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"text":"after"}',
-        ...trusted,
-      });
-      expect(after.status).toBe(201);
+      expect((await trustedUpload('after')).status).toBe(201);
       expect(await readsReach(before + 1)).toBe(before + 1);
     });
   }
