@@ -279,6 +279,7 @@ export function entryFacade(name: string, source: string, libOf: (pkg: string) =
     // in it; the bundler still sees the literal `require` of the ESM build and includes it.
     '// @bun',
     `// charter${name === 'index' ? '' : `/${name}`} for Bun's runtime: see scripts/build-bun-bytecode.ts (entryFacade).`,
+    `// The libs' bytecode was built by Bun ${Bun.version}; another release parses their source instead.`,
     'import { createRequire } from "node:module";',
     `const installed = typeof exports === "undefined" && import.meta.url.endsWith(${JSON.stringify(self)});`,
     'const load = installed ? createRequire(import.meta.url) : undefined;',
