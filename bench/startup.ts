@@ -397,7 +397,7 @@ if (INSTRUCTIONS && VALGRIND === null) {
 }
 
 /** Instructions one run of `bun <file>` executes under cachegrind, without the transpiler cache. */
-async function countInstructions(at: string, file: string): Promise<number> {
+async function countInstructions(at: string, file: string, flags: string[] = []): Promise<number> {
   const proc = Bun.spawn(
     [
       VALGRIND as string,
@@ -405,6 +405,7 @@ async function countInstructions(at: string, file: string): Promise<number> {
       '--cache-sim=no',
       '--cachegrind-out-file=/dev/null',
       process.execPath,
+      ...flags,
       file,
       String(freePort()),
     ],
@@ -418,14 +419,26 @@ async function countInstructions(at: string, file: string): Promise<number> {
 
 /** Counts every scenario's instructions, interleaved, and prints the table (millions). */
 async function printInstructionTable(): Promise<void> {
-  const rowsOf = (at: string, suffix: string): Array<{ name: string; at: string; file: string }> => [
+  type Row = { name: string; at: string; file: string; flags?: string[] };
+  const rowsOf = (at: string, suffix: string): Row[] => [
     { name: `import 'charter'${suffix}`, at, file: 'import.mjs' },
     { name: `app (zod), first 200${suffix}`, at, file: 'app-zod-self.mjs' },
     ...(WITH_ARKTYPE
       ? [{ name: `app (arktype), first 200${suffix}`, at, file: 'app-arktype-self.mjs' }]
       : []),
+    ...(WITH_ESM
+      ? [
+          { name: `import 'charter', ESM build${suffix}`, at, file: 'import.mjs', flags: ESM_CONDITIONS },
+          {
+            name: `app (zod), first 200, ESM build${suffix}`,
+            at,
+            file: 'app-zod-self.mjs',
+            flags: ESM_CONDITIONS,
+          },
+        ]
+      : []),
   ];
-  const list = [
+  const list: Row[] = [
     { name: 'empty', at: dir, file: 'empty.mjs' },
     ...rowsOf(dir, ''),
     ...compared.flatMap((c) => rowsOf(c.dir, c.label)),
@@ -434,7 +447,7 @@ async function printInstructionTable(): Promise<void> {
   ];
   const counts = new Map<string, number[]>(list.map((s) => [s.name, []]));
   for (let i = 0; i < INSTRUCTION_RUNS; i++) {
-    for (const s of list) counts.get(s.name)?.push(await countInstructions(s.at, s.file));
+    for (const s of list) counts.get(s.name)?.push(await countInstructions(s.at, s.file, s.flags));
   }
   const millions = (n: number): string => (n / 1e6).toFixed(1);
   const empty = median(counts.get('empty') ?? []);
