@@ -22,9 +22,8 @@
  *   which CommonJS output would freeze at the build machine's path. It shares nothing stateful with an
  *   app (it reads an App through its methods), so its ESM copy of the banner helpers is harmless.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
 /** The first line of every file Bun loads with its bytecode. */
@@ -138,7 +137,10 @@ export async function buildBunBytecode(
   const out = join(dist, 'bun');
   const lib = join(out, 'lib');
   const plan = planLibs(entries, packages);
-  const scratch = mkdtempSync(join(tmpdir(), 'charter-bun-build-'));
+  // The shared lib's entry, beside dist so its source map names it by a stable relative path (a
+  // temporary folder would put a random machine path in every build's map).
+  const scratch = join(dist, '..', SHARED_ENTRY_DIR);
+  mkdirSync(scratch, { recursive: true });
   const sharedEntry = join(scratch, `${SHARED_STEM}.ts`);
   writeFileSync(
     sharedEntry,
@@ -180,6 +182,9 @@ export async function buildBunBytecode(
 
 /** The lib holding every package but the runtime adapters, each as a namespace: `lib/shared.js`. */
 export const SHARED_STEM = 'shared';
+
+/** Where the shared lib's generated entry lives during the build, beside `dist` (git-ignored). */
+const SHARED_ENTRY_DIR = '.bun-build';
 
 const REEXPORT = /^export (?:\*|\{[^}]*\}) from '(@charter\/[^']+)';$/gm;
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import {
   BYTECODE_PRAGMA,
   bytecodeEntryPath,
@@ -14,7 +14,7 @@ import {
   entryFacade,
   SHARED_STEM,
 } from '../../scripts/build-bun-bytecode.ts';
-import { CHARTER_DIR, DIST, subpathEntries } from '../../scripts/build.ts';
+import { CHARTER_DIR, DIST, ROOT, subpathEntries } from '../../scripts/build.ts';
 import { linkCharterInto } from '../support/link-charter.ts';
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
@@ -88,6 +88,14 @@ describe('the bun build', () => {
         pragma: BYTECODE_PRAGMA,
         bytecode: true,
       });
+    }
+  });
+
+  test("every source a lib's map names is a file of the repository, by a stable relative path", () => {
+    for (const map of [...new Bun.Glob('*.js.map').scanSync({ cwd: LIB, absolute: true })]) {
+      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+      const outside = sources.filter((source) => !resolve(dirname(map), source).startsWith(ROOT + sep));
+      expect({ map: relative(ROOT, map), outside }).toEqual({ map: relative(ROOT, map), outside: [] });
     }
   });
 
