@@ -23,8 +23,7 @@
  *   app (it reads an App through its methods), so its ESM copy of the banner helpers is harmless.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 
 /** The first line of every file Bun loads with its bytecode. */
 export const BYTECODE_PRAGMA = '// @bun @bytecode @bun-cjs\n';
@@ -133,6 +132,8 @@ export async function buildBunBytecode(
   entries: readonly BytecodeEntry[],
   packages: readonly BytecodePackage[],
   root: string,
+  /** The checks every shipped file passes (scripts/build.ts): its pragma, ASCII, only builtins external. */
+  checkFile: (path: string, code: string) => string[],
 ): Promise<string[]> {
   const out = join(dist, 'bun');
   const lib = join(out, 'lib');
@@ -156,7 +157,10 @@ export async function buildBunBytecode(
   ).flat();
   rmSync(scratch, { recursive: true, force: true });
   if (failures.length > 0) return failures;
-  const problems = checkBytecodeOutput(lib, root);
+  const problems = Array.from(new Bun.Glob('*.js').scanSync({ cwd: lib, absolute: true })).flatMap((file) => [
+    ...checkFile(file, readFileSync(file, 'latin1')),
+    ...(existsSync(`${file}.jsc`) ? [] : [`${relative(root, file)} has no bytecode beside it`]),
+  ]);
   const sharedExports = require(join(lib, `${SHARED_STEM}.js`)) as Record<string, Record<string, unknown>>;
   const libOf = (name: string): FacadeLib => {
     const pkg = plan.source(name);
@@ -309,30 +313,3 @@ export function entryFacade(name: string, source: string, libOf: (pkg: string) =
   ];
   return `${lines.join('\n')}\n`;
 }
-
-/** What must hold of every `dist/bun` file: the pragma, its bytecode, ASCII, and only relative or builtin requires. */
-function checkBytecodeOutput(lib: string, root: string): string[] {
-  const problems: string[] = [];
-  const files = Array.from(new Bun.Glob('*.js').scanSync({ cwd: lib, absolute: true }));
-  for (const file of files) {
-    const where = relative(root, file);
-    const code = readFileSync(file, 'latin1');
-    if (!code.startsWith(BYTECODE_PRAGMA))
-      problems.push(`${where} does not start with ${BYTECODE_PRAGMA.trim()}`);
-    if (!existsSync(`${file}.jsc`)) problems.push(`${where} has no bytecode (${where}.jsc)`);
-    const nonAscii = /[^\x00-\x7f]/.exec(code);
-    if (nonAscii) problems.push(`${where}: a character outside ASCII at offset ${nonAscii.index}`);
-    for (const match of code.matchAll(/\brequire\("([^"]*)"\)/g)) {
-      const specifier = match[1] ?? '';
-      if (specifier.startsWith('./')) {
-        if (!existsSync(join(dirname(file), specifier)))
-          problems.push(`${where} requires '${specifier}', which is not built`);
-      } else if (!specifier.startsWith('node:') && specifier !== 'bun' && !BUILTINS.has(specifier)) {
-        problems.push(`${where} requires '${specifier}'`);
-      }
-    }
-  }
-  return problems;
-}
-
-const BUILTINS: ReadonlySet<string> = new Set(builtinModules);

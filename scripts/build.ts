@@ -39,7 +39,7 @@ import {
 } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { buildBunBytecode } from './build-bun-bytecode.ts';
+import { BYTECODE_PRAGMA, buildBunBytecode } from './build-bun-bytecode.ts';
 
 export const ROOT = resolve(import.meta.dir, '..');
 export const PACKAGES_DIR = join(ROOT, 'packages');
@@ -368,30 +368,46 @@ async function buildJs(entries: SubpathEntry[]): Promise<void> {
   const problems: string[] = [];
   for (const output of result.outputs) {
     if (!output.path.endsWith('.js')) continue;
-    const where = posix(relative(ROOT, output.path));
     const code = restoreNodePrefixes(output.path, await output.text());
-    // Bun's runtime reads a `// @bun` file as Latin-1: one byte outside ASCII would change a string.
-    if (!code.startsWith(BUN_PRAGMA)) problems.push(`  ${where} does not start with the // @bun pragma`);
-    const nonAscii = /[^\x00-\x7f]/.exec(code);
-    if (nonAscii) problems.push(`  ${where}: a character outside ASCII at offset ${nonAscii.index}`);
-    // charter has no runtime dependencies: anything left external must be a builtin.
-    for (const s of scanSpecifiers(code)) {
-      if (!isRelative(s.value) && !isNodeBuiltin(s.value) && !isBunBuiltin(s.value)) {
-        problems.push(`  ${where}:${s.line} imports '${s.value}'`);
-      }
-    }
+    problems.push(...shippedFileProblems(output.path, code, BUN_PRAGMA));
   }
   if (problems.length > 0) {
     throw new BuildError(
-      `the bundle is not what charter ships (only node:* builtins and bun may stay external, every file is // @bun and ASCII):\n${problems.join('\n')}`,
+      `the bundle is not what charter ships (only node:* builtins and bun may stay external, every file is // @bun and ASCII):\n${problems.map((p) => `  ${p}`).join('\n')}`,
     );
   }
+}
+
+/**
+ * What must hold of every JavaScript file charter ships, in either build: its pragma first; ASCII only
+ * (Bun's runtime reads a pragma'd file as Latin-1: one byte outside ASCII would change a string); and,
+ * since charter has no runtime dependencies, nothing external but builtins, every relative import naming
+ * a file that was built.
+ */
+function shippedFileProblems(path: string, code: string, pragma: string): string[] {
+  const where = posix(relative(ROOT, path));
+  const problems: string[] = [];
+  if (!code.startsWith(pragma)) problems.push(`${where} does not start with the ${pragma.trim()} pragma`);
+  const nonAscii = /[^\x00-\x7f]/.exec(code);
+  if (nonAscii) problems.push(`${where}: a character outside ASCII at offset ${nonAscii.index}`);
+  for (const s of scanSpecifiers(code)) {
+    if (isRelative(s.value)) {
+      if (!existsSync(resolve(dirname(path), s.value))) {
+        problems.push(`${where}:${s.line} imports '${s.value}', which was not built`);
+      }
+    } else if (!isNodeBuiltin(s.value) && !isBunBuiltin(s.value)) {
+      problems.push(`${where}:${s.line} imports '${s.value}'`);
+    }
+  }
+  return problems;
 }
 
 /** `dist/bun/`: the CommonJS build with bytecode that Bun loads through the `bun` condition (build-bun-bytecode.ts). */
 async function buildBunJs(entries: SubpathEntry[]): Promise<void> {
   const packages = workspacePackages().filter((p) => p.name.startsWith('@charter/'));
-  const problems = await buildBunBytecode(DIST, entries, packages, ROOT);
+  const problems = await buildBunBytecode(DIST, entries, packages, ROOT, (path, code) =>
+    shippedFileProblems(path, code, BYTECODE_PRAGMA),
+  );
   if (problems.length > 0) {
     throw new BuildError(
       `the bun build is not what charter ships:\n${problems.map((p) => `  ${p}`).join('\n')}`,

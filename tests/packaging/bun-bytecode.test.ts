@@ -14,7 +14,7 @@ import {
   entryFacade,
   SHARED_STEM,
 } from '../../scripts/build-bun-bytecode.ts';
-import { CHARTER_DIR, DIST, ROOT, subpathEntries } from '../../scripts/build.ts';
+import { CHARTER_DIR, DIST, isRelative, ROOT, scanSpecifiers, subpathEntries } from '../../scripts/build.ts';
 import { linkCharterInto } from '../support/link-charter.ts';
 
 const FIXTURE = join(import.meta.dir, 'fixtures', 'consumer');
@@ -46,8 +46,8 @@ function libClosure(entry: string): string[] {
     const file = queue.shift() as string;
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const [, specifier = ''] of readFileSync(file, 'latin1').matchAll(/require\("(\.\/[^"]+)"\)/g)) {
-      queue.push(join(dirname(file), specifier));
+    for (const { value } of scanSpecifiers(readFileSync(file, 'latin1'))) {
+      if (isRelative(value)) queue.push(join(dirname(file), value));
     }
   }
   return [...seen];
