@@ -15,7 +15,7 @@
  * smaller one. On a busy machine the times drift; the counts and memory do not.
  *
  * Options:
- *   --variant app,grouped,definitions,routes,unchained,schemas,inferred,needed,standard
+ *   --variant app,grouped,definitions,routes,unchained,builder,syntax,schemas,inferred,needed,standard
  *                    what to generate (default app): `app` is the routes and the typed client,
  *                    `grouped` the same routes as a chain of `group()`s of 50 chained routes each
  *                    (`--group-size K`; prefixes `/g0`, `/g1`...), with the same typed client,
@@ -25,7 +25,15 @@
  *                    every object type declared in it, so a long chain costs more per route),
  *                    `routes` the chain alone; `unchained` the same routes registered one statement
  *                    each (`app.get(...);`), so the App's type records nothing and the syntax is
- *                    flat (what `routes` costs beyond it is the chain's); `schemas` the same arktype
+ *                    flat (what `routes` costs beyond it is the chain's); `builder` the same
+                    chain, character for character, through the least typing a contract-first
+                    builder can do, declared in the file instead of Charter (each method infers the
+                    request and responses objects, types the handler's context from the output
+                    types of params, query and body, and checks its answer against the input type
+                    of the response schema for its status; it records no route, so no typed client):
+                    what tsc charges for this shape of code before any framework's own types;
+                    `syntax` the same chain through an untyped builder (no inference, context `any`),
+                    what the syntax and arktype's `type()` calls cost alone; `schemas` the same arktype
  *                    schemas as constants, no Charter; `inferred` those schemas and the input and
  *                    output type of each, which anything typed through Standard Schema has the
  *                    compiler compute (the floor: Charter cannot type a route for less);
@@ -71,6 +79,8 @@ export type Variant =
   | 'definitions'
   | 'routes'
   | 'unchained'
+  | 'builder'
+  | 'syntax'
   | 'schemas'
   | 'inferred'
   | 'needed'
@@ -81,6 +91,8 @@ const VARIANTS: readonly Variant[] = [
   'definitions',
   'routes',
   'unchained',
+  'builder',
+  'syntax',
   'schemas',
   'inferred',
   'needed',
@@ -159,6 +171,42 @@ function callSource(i: number, bodies: boolean): string {
   ].join('\n');
 }
 
+/**
+ * The floors' builders (`builder`, `syntax`): declared in the generated file in place of `App`, with
+ * the methods the chain calls. `builder` is the least a contract-first builder must type: the handler
+ * reads `ctx.params`, `ctx.query` and `ctx.body` as the schemas' output types (arktype's `infer`), and
+ * its answer is checked against the input type (`inferIn`) of the response schema of its status.
+ */
+const FLOOR_BUILDERS = {
+  builder: [
+    'type Output<S> = S extends { infer: infer O } ? O : never;',
+    'type Input<S> = S extends { inferIn: infer I } ? I : never;',
+    'type Context<Q> = {',
+    '  params: Q extends { params: infer S } ? Output<S> : {};',
+    '  query: Q extends { query: infer S } ? Output<S> : {};',
+    '  body: Q extends { body: infer S } ? Output<S> : undefined;',
+    '};',
+    'type Answer<R> = { [K in keyof R]: { status: K; body: R[K] extends { body: infer S } ? Input<S> : never } }[keyof R];',
+    'type Method = <Q, R>(',
+    '  path: string,',
+    '  contract: { operationId?: string; request?: Q; responses: R },',
+    '  handler: (ctx: Context<NoInfer<Q>>) => Answer<NoInfer<R>>,',
+    ') => Builder;',
+  ],
+  syntax: ['type Method = (path: string, contract: unknown, handler: (ctx: any) => unknown) => Builder;'],
+} as const;
+
+function floorBuilderSource(variant: 'builder' | 'syntax'): string[] {
+  return [
+    ...FLOOR_BUILDERS[variant],
+    'interface Builder { get: Method; post: Method; put: Method; patch: Method; delete: Method }',
+    'declare class App implements Builder {',
+    '  constructor(options: { logger: false });',
+    '  get: Method; post: Method; put: Method; patch: Method; delete: Method;',
+    '}',
+  ];
+}
+
 /** The types of one schema a variant has the compiler compute (`schemas`: none). */
 function schemaTypes(variant: SchemaVariant, value: string, key: string): string[] {
   if (variant === 'inferred') return [`typeof ${value}.inferIn`, `typeof ${value}.infer`];
@@ -192,7 +240,8 @@ export function generate(
     lines.push(...schemasSource(n, bodies, variant as SchemaVariant));
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`import { App${variant === 'definitions' ? ', defineRoute' : ''} } from 'charter';`);
+  if (variant === 'builder' || variant === 'syntax') lines.push(...floorBuilderSource(variant));
+  else lines.push(`import { App${variant === 'definitions' ? ', defineRoute' : ''} } from 'charter';`);
   const typedClient = variant === 'app' || variant === 'grouped' || variant === 'definitions';
   if (typedClient) lines.push(`import { createClient } from 'charter/client';`);
   lines.push('', `const Problem = type({ title: 'string', status: 'number' });`, '');
