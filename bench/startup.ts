@@ -28,7 +28,11 @@
  *               served by `serve()` from `charter/bun`) until its first 200 on `GET /static`. The parent
  *               polls with `fetch` every millisecond from the moment of the spawn; the child is killed
  *               right after that answer;
- *   - app (zod), first 200, no transpiler cache: the same, cold.
+ *   - app (zod), first 200, no transpiler cache: the same, cold;
+ *   - floor (zod, raw Bun.serve), first 200: what any zod app pays before its first answer, with no
+ *               framework: zod imported, the app's four schemas built, raw \`Bun.serve\` answering
+ *               \`GET /static\` with the body checked by its zod schema (its first validation runs zod's
+ *               own first-use work), 404 elsewhere. Charter's row minus this one is Charter's share.
  *
  * For each: the median and minimum of the wall time from spawn to exit (to the first 200 for the apps),
  * and of the child's CPU time (user + system of all its threads, from wait4's rusage: Bun.spawn's
@@ -117,6 +121,31 @@ app.post('/echo', { request: { body: Echo }, responses: { 200: { body: Echo } } 
 await serve(app, { port: Number(process.argv[2]), hostname: '127.0.0.1', signals: false });
 `;
 
+/** The floor: zod and the same schemas, raw \`Bun.serve\`, the answer to \`GET /static\` checked by zod. */
+const FLOOR_ZOD = `
+import { z } from 'zod';
+const Static = z.object({ message: z.string() });
+const UserParams = z.object({ id: z.number().int() });
+const User = z.object({ id: z.number().int(), name: z.string() });
+const Echo = z.object({ name: z.string().min(1), age: z.number().int().min(0), tags: z.array(z.string()) });
+function handle(request) {
+  if (new URL(request.url).pathname !== '/static') return new Response('Not Found', { status: 404 });
+  const checked = Static['~standard'].validate({ message: 'Hello, World!' });
+  if (checked.issues) return new Response('Internal Server Error', { status: 500 });
+  return Response.json(checked.value);
+}
+const server = Bun.serve({ port: Number(process.argv[2]), hostname: '127.0.0.1', fetch: handle });
+`;
+
+/** Appended to the floor for --instructions, as SELF_REQUEST is to the app. */
+const FLOOR_SELF_REQUEST = `
+const answer = await handle(new Request('http://127.0.0.1:' + process.argv[2] + '/static'));
+await answer.arrayBuffer();
+if (answer.status !== 200) throw new Error('GET /static answered ' + answer.status);
+server.stop(true);
+process.exit(0);
+`;
+
 /**
  * Appended to the app for --instructions: once listening, it asks itself for `GET /static` through
  * `app.fetch` and exits. (Over the socket, Bun 1.4.5 runs an SSE4.2 string instruction that valgrind
@@ -146,6 +175,8 @@ function scratchProject(dist: string): string {
   writeFileSync(join(dir, 'zod.mjs'), "import 'zod';\n");
   writeFileSync(join(dir, 'app-zod.mjs'), APP('zod'));
   writeFileSync(join(dir, 'app-zod-self.mjs'), APP('zod') + SELF_REQUEST);
+  writeFileSync(join(dir, 'floor-zod.mjs'), FLOOR_ZOD);
+  writeFileSync(join(dir, 'floor-zod-self.mjs'), FLOOR_ZOD + FLOOR_SELF_REQUEST);
   if (WITH_ARKTYPE) {
     writeFileSync(join(dir, 'arktype.mjs'), "import 'arktype';\n");
     writeFileSync(join(dir, 'app-arktype.mjs'), APP('arktype'));
@@ -330,11 +361,14 @@ function charterScenarios(at: string, suffix: string): Scenario[] {
   return rows;
 }
 
+const FLOOR_NAME = 'floor (zod, raw Bun.serve), first 200';
+
 const scenarios: Scenario[] = [
   { name: 'empty', dir, file: 'empty.mjs', env: {}, run: runToExit },
   ...charterScenarios(dir, ''),
   ...compared.flatMap((c) => charterScenarios(c.dir, c.label)),
   { name: "import 'zod'", dir, file: 'zod.mjs', env: {}, run: runToExit },
+  { name: FLOOR_NAME, dir, file: 'floor-zod.mjs', env: {}, run: runToFirst200 },
 ];
 if (WITH_ARKTYPE)
   scenarios.push({ name: "import 'arktype'", dir, file: 'arktype.mjs', env: {}, run: runToExit });
@@ -443,6 +477,7 @@ async function printInstructionTable(): Promise<void> {
     ...rowsOf(dir, ''),
     ...compared.flatMap((c) => rowsOf(c.dir, c.label)),
     { name: "import 'zod'", at: dir, file: 'zod.mjs' },
+    { name: FLOOR_NAME, at: dir, file: 'floor-zod-self.mjs' },
     ...(WITH_ARKTYPE ? [{ name: "import 'arktype'", at: dir, file: 'arktype.mjs' }] : []),
   ];
   const counts = new Map<string, number[]>(list.map((s) => [s.name, []]));
