@@ -92,6 +92,7 @@ export class NodeLightHeaders {
   real(): Headers {
     let real = this.#real;
     if (real === undefined) {
+      linkLightHeaders();
       real = new Headers();
       const raw = this.#raw;
       for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -173,7 +174,20 @@ export class NodeLightHeaders {
   }
 }
 
-// `instanceof Headers` holds and `Object.prototype.toString` says Headers; a member this class does not
-// define would reach Headers.prototype and fail its brand check loudly, never silently.
-Object.setPrototypeOf(NodeLightHeaders.prototype, Headers.prototype);
+// `Object.prototype.toString` says Headers.
 Object.defineProperty(NodeLightHeaders.prototype, Symbol.toStringTag, { value: 'Headers' });
+
+let linked = false;
+
+/**
+ * Puts `Headers.prototype` under the light headers, so `instanceof Headers` holds and a member this
+ * class does not define would reach Headers.prototype and fail its brand check loudly, never
+ * silently. Done when the real `Headers` or `Request` is first built, not at import: naming `Headers`
+ * on Node loads undici (about 35 ms of a start), which a server whose user code never asks for a web
+ * object does not need. User code never holds light headers (it receives the real Request).
+ */
+export function linkLightHeaders(): void {
+  if (linked) return;
+  linked = true;
+  Object.setPrototypeOf(NodeLightHeaders.prototype, Headers.prototype);
+}

@@ -6,13 +6,13 @@
  * code, which always receives the real one): same method, URL, headers and body, the signal of this
  * request, and the peer address and TLS client certificate the adapter recorded.
  *
- * Its prototype chain runs through `Request.prototype`, so `instanceof Request` holds; every member
- * of Request is defined here, each either answered from Node's message or delegated to the real
- * Request.
+ * Once a real Request was built, its prototype chain runs through `Request.prototype`, so
+ * `instanceof Request` holds (`linkLightRequests`); every member of Request is defined here, each
+ * either answered from Node's message or delegated to the real Request.
  */
 import type { IncomingMessage } from 'node:http';
 import { REAL_REQUEST, RECEIVED_BODY, setRequestPeer, WIRE_ANSWERS } from '@charter/core';
-import { NodeLightHeaders } from './light-headers.ts';
+import { linkLightHeaders, NodeLightHeaders } from './light-headers.ts';
 import { recordPeerCertificate } from './peer-certificate.ts';
 import type { RequestContent } from './request.ts';
 
@@ -123,6 +123,7 @@ export class NodeLightRequest {
   [REAL_REQUEST](): Request {
     let real = this.#real;
     if (real === undefined) {
+      linkLightRequests();
       // A body read whole already made no stream, and none is made for it now.
       const content = this.#used ? undefined : this.#contentOf();
       const init: RequestInit & { duplex?: 'half' } = {
@@ -302,10 +303,24 @@ function noRead(): undefined {
   return undefined;
 }
 
-// `instanceof Request` holds, and `Object.prototype.toString` says Request; a member this class does
-// not define would reach Request.prototype and fail its brand check loudly, never silently.
-Object.setPrototypeOf(NodeLightRequest.prototype, Request.prototype);
+// `Object.prototype.toString` says Request.
 Object.defineProperty(NodeLightRequest.prototype, Symbol.toStringTag, { value: 'Request' });
+
+let linked = false;
+
+/**
+ * Puts `Request.prototype` under the light requests (and `Headers.prototype` under their headers), so
+ * `instanceof Request` holds and a member this class does not define would reach Request.prototype
+ * and fail its brand check loudly, never silently. Done when the first real Request is built, not at
+ * import: naming `Request` on Node loads undici (about 35 ms of a start), and user code never holds a
+ * light request (the pipeline hands it the real one: core light-request.ts).
+ */
+function linkLightRequests(): void {
+  if (linked) return;
+  linked = true;
+  linkLightHeaders();
+  Object.setPrototypeOf(NodeLightRequest.prototype, Request.prototype);
+}
 
 /**
  * The App's peer resolver for requests this adapter made (`app.setPeerResolver`): the remote address

@@ -3,7 +3,7 @@
  * Response for the request path, and as raw HTTP/1.1 bytes for a bare socket (parser errors, timeouts).
  */
 import { Buffer } from 'node:buffer';
-import { STATUS_CODES } from 'node:http';
+import { http } from './node-http.ts';
 import type { HttpError } from '@charter/core';
 import { PROBLEM_CONTENT_TYPE, renderError } from '@charter/core';
 
@@ -23,7 +23,7 @@ export function problemResponse(error: unknown, production: boolean): Response {
  */
 export function rawProblemResponse(error: HttpError, production: boolean): string {
   const body = JSON.stringify(error.toProblem(production));
-  const reason = STATUS_CODES[error.status] ?? error.title;
+  const reason = http.STATUS_CODES[error.status] ?? error.title;
   return (
     `HTTP/1.1 ${error.status} ${reason}\r\n` +
     `Date: ${new Date().toUTCString()}\r\n` +

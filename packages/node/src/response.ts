@@ -3,8 +3,8 @@
  * own line), and the body streamed chunk by chunk, waiting for 'drain' whenever the socket is full.
  */
 import { Buffer } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
-import { ServerResponse, STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from './node-http.ts';
 import type { PlannedAnswer } from '@charter/core';
 
 /** What the writer reports back: whether the body was cut short because the response was closed. */
@@ -25,7 +25,7 @@ export function allowsBody(method: string | undefined, status: number): boolean 
 
 /** The reason phrase: the Response's own, else the standard one for its status. */
 const reasonOf = (response: Response): string =>
-  response.statusText !== '' ? response.statusText : (STATUS_CODES[response.status] ?? '');
+  response.statusText !== '' ? response.statusText : (http.STATUS_CODES[response.status] ?? '');
 
 /**
  * The header lines of a response as one flat list for `res.writeHead` (the Headers iterator gives each
@@ -138,7 +138,7 @@ function findFieldTableKey(res: ServerResponse): symbol | null {
   if (key === undefined || (res as unknown as Record<symbol, unknown>)[key] !== null) return null;
   try {
     const fake = { method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} };
-    const probe = new ServerResponse(fake as IncomingMessage);
+    const probe = new http.ServerResponse(fake as IncomingMessage);
     const own = probe as unknown as Record<symbol, unknown> & { _header?: unknown };
     if (own[key] !== null) return null;
     const fields = {
@@ -189,8 +189,8 @@ function fieldTableFor(lines: readonly string[]): FieldTable | null {
     for (let i = 0; i < lines.length; i += 2) {
       const name = lines[i] as string;
       const value = lines[i + 1] as string;
-      validateHeaderName(name);
-      validateHeaderValue(name, value);
+      http.validateHeaderName(name);
+      http.validateHeaderValue(name, value);
       const key = name.toLowerCase();
       if (seen.has(key) || key === 'content-length') throw new TypeError(`repeated field ${name}`);
       seen.add(key);
@@ -287,7 +287,7 @@ export function writePlanned(
   closeConnection: boolean,
 ): void {
   const status = answer.status;
-  const reason = STATUS_CODES[status] ?? '';
+  const reason = http.STATUS_CODES[status] ?? '';
   const payload = answer.payload;
   const length = payload === null ? 0 : Buffer.byteLength(payload);
   if (closeConnection) {

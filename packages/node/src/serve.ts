@@ -2,7 +2,7 @@
  * `serve(app)`: a `node:http` server for an App, with Node's parser and timeout errors answered as
  * problem documents, and graceful shutdown on close() or SIGINT/SIGTERM.
  */
-import { createServer } from 'node:http';
+import { http } from './node-http.ts';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -100,7 +100,7 @@ async function start(app: App, options: ServeOptions): Promise<RunningServer> {
   };
   // fallbackAuthority is filled in once listening; read per request (only when the Host header cannot be used).
   const onRequest = createHandler(app, handlerSettings);
-  const server = createServer(
+  const server = http.createServer(
     {
       headersTimeout: settings.headersTimeoutMs,
       requestTimeout: settings.requestTimeoutMs,

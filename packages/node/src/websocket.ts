@@ -5,7 +5,8 @@
  * and runs the protocol on the socket with the core's `WsProtocol` and `WsSession`. Any other upgrade
  * request is answered as plain HTTP on a one-shot ServerResponse, then the connection closes.
  */
-import { type IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type App, WS_CLOSE_CODES, WS_OPCODES, WsProtocol, WsSession, type WsUpgrade } from '@charter/core';
@@ -55,7 +56,7 @@ export class NodeWsSessions {
  * socket has left Node's HTTP parser, so the connection ends with the response.
  */
 export function upgradeResponse(req: IncomingMessage, socket: Duplex): ServerResponse {
-  const res = new ServerResponse(req);
+  const res = new http.ServerResponse(req);
   res.assignSocket(socket as Socket);
   res.shouldKeepAlive = false;
   res.once('finish', () => {

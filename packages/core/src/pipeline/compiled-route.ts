@@ -15,7 +15,7 @@ import type { BodyReadOptions } from './body.ts';
 import { type CrossOriginCheck, crossOriginCheck } from './cross-origin.ts';
 import { layerTraits, type PhaseTable, phaseTable } from './hook-layers.ts';
 import { mockHandler } from './mock-handler.ts';
-import { responsePlan } from './respond.ts';
+import { responseInits, responsePlan } from './respond.ts';
 
 /** How one request part (params, query, headers) is validated, decided at registration. */
 export interface PartPlan {
@@ -182,10 +182,6 @@ interface SharedPlans {
 
 const SHARED_PLANS = new WeakMap<ReadonlyArray<readonly [string, string]>, SharedPlans>();
 
-/** `{ status, headers }` of a header set, for `new Response(payload, init)` (as responsePlan makes it). */
-const initOf = (status: number, set: WireHeaders): ResponseInit =>
-  Object.freeze({ status, headers: set.headers });
-
 function sharedResponsePlan(
   status: number,
   schema: AnySchema | undefined,
@@ -213,11 +209,7 @@ function sharedResponsePlan(
         contentType,
         stringAsJson: ofType.stringAsJson,
         headersFor: sets,
-        initFor: Object.freeze({
-          empty: initOf(status, sets.empty),
-          json: initOf(status, sets.json),
-          text: initOf(status, sets.text),
-        }),
+        initFor: responseInits(status, sets),
       });
     }
     plans.byStatus.set(key, shared);

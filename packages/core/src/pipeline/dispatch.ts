@@ -20,7 +20,7 @@ import { guardPerimeter, hardenResponse, type PerimeterPlan } from './perimeter.
 import { pathnameOf } from './request-parts.ts';
 import { checkRequestTarget, type ServingAddress } from './request-target.ts';
 import { setRequestPeer } from './client-address.ts';
-import { PlannedResponse } from './planned-response.ts';
+import { linkPlannedResponses, PlannedResponse } from './planned-response.ts';
 import { withPendingHeaders } from './respond.ts';
 import { withoutContent } from './head-answer.ts';
 import { recordPayload } from './response-payload.ts';
@@ -376,6 +376,8 @@ async function finishWithHooks(
   phases: PhaseTable,
   response: Response,
 ): Promise<Response> {
+  // The hooks are user code: a planned answer they receive must be `instanceof Response`.
+  linkPlannedResponses();
   const ctx = exchange.ctx;
   if (phases.onSend !== undefined) {
     try {

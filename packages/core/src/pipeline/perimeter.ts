@@ -1,6 +1,6 @@
 import { BadRequestError, PROBLEM_CONTENT_TYPE, RequestHeaderFieldsTooLargeError } from '../errors/index.ts';
 import type { LoadShedder } from './load-shedding.ts';
-import { type WireHeaders, wireHeaders } from './planned-response.ts';
+import { fieldBlock, type WireHeaders } from './planned-response.ts';
 import { headerCount } from './request-parts.ts';
 import { mutableResponse, setResponseHeaders } from './response-headers.ts';
 
@@ -49,25 +49,40 @@ export interface ProblemHeaderSet extends WireHeaders {
 /**
  * The header set of a problem response the pipeline builds itself: the problem content type plus the
  * App's security headers. Built once, with the App's perimeter plan; `new Response(body, init)`
- * copies it, and planned answers write its lines as they are. The init objects are kept per status:
- * Bun's Response constructor reads a reused init noticeably faster than a fresh object literal.
+ * copies it, and planned answers write its lines as they are (its `Headers` are made on first use:
+ * planned-response.ts, `fieldBlock`). The init objects are kept per status: Bun's Response
+ * constructor reads a reused init noticeably faster than a fresh object literal.
  */
 export function problemHeaderSet(
   responseHeaders: ReadonlyArray<readonly [string, string]>,
 ): ProblemHeaderSet {
-  const headers = new Headers({ 'content-type': PROBLEM_CONTENT_TYPE });
-  for (const [name, value] of responseHeaders) headers.set(name, value);
-  const wire = wireHeaders(headers);
-  const inits = new Map<number, ResponseInit>();
-  const init = (status: number): ResponseInit => {
-    let found = inits.get(status);
+  return Object.freeze(
+    new ProblemBlock(fieldBlock([['content-type', PROBLEM_CONTENT_TYPE], ...responseHeaders])),
+  );
+}
+
+class ProblemBlock implements ProblemHeaderSet {
+  readonly #wire: WireHeaders;
+  readonly #inits = new Map<number, ResponseInit>();
+  readonly lines: readonly string[];
+
+  constructor(wire: WireHeaders) {
+    this.#wire = wire;
+    this.lines = wire.lines;
+  }
+
+  get headers(): Headers {
+    return this.#wire.headers;
+  }
+
+  init(status: number): ResponseInit {
+    let found = this.#inits.get(status);
     if (found === undefined) {
-      found = Object.freeze({ status, headers });
-      inits.set(status, found);
+      found = Object.freeze({ status, headers: this.#wire.headers });
+      this.#inits.set(status, found);
     }
     return found;
-  };
-  return Object.freeze({ headers: wire.headers, lines: wire.lines, init });
+  }
 }
 
 // Headers that advertise the server software: a free map of which exploits to try.

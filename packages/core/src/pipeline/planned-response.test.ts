@@ -2,6 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { App } from '../app/index.ts';
 import { NotFoundError } from '../errors/index.ts';
 import {
+  fieldBlock,
+  linkPlannedResponses,
   PlannedResponse,
   plannedAnswer,
   realResponse,
@@ -24,6 +26,9 @@ function wireRequest(path: string, init?: RequestInit): Request {
 describe('PlannedResponse', () => {
   test('is a Response to user code: instanceof, status, headers, body, text, clone', async () => {
     const response = planned(201);
+    // What the pipeline does before a response hook receives it (the Node 24 test in
+    // tests/adapters/node-web-classes.test.ts shows a fresh process linking only then).
+    linkPlannedResponses();
     expect(response instanceof Response).toBe(true);
     expect(Object.prototype.toString.call(response)).toBe('[object Response]');
     expect(response.status).toBe(201);
@@ -141,3 +146,62 @@ const passThrough = {
   vendor: 'test',
   validate: (value: unknown) => ({ value }),
 };
+
+describe('fieldBlock: a fixed header set as Headers would hold it, its Headers made on first use', () => {
+  const fields: Array<[string, string]> = [
+    ['Content-Type', 'application/json'],
+    ['X-Frame-Options', 'DENY'],
+    ['cache-control', '  no-store\t'],
+    ['content-type', 'application/problem+json'],
+    ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'],
+    ['x-empty', ''],
+    ['X-Latin', 'caf\u00e9'],
+  ];
+
+  test('its lines are what Headers iterates after the same set() calls: sorted, lower case, trimmed, last wins', () => {
+    const headers = new Headers();
+    for (const [name, value] of fields) headers.set(name, value);
+    const expected = [...headers].flat();
+    const block = fieldBlock(fields);
+    expect(block.lines).toEqual(expected);
+    expect(block.lines).toEqual([
+      'cache-control',
+      'no-store',
+      'content-type',
+      'application/problem+json',
+      'strict-transport-security',
+      'max-age=63072000; includeSubDomains',
+      'x-empty',
+      '',
+      'x-frame-options',
+      'DENY',
+      'x-latin',
+      'caf\u00e9',
+    ]);
+    expect(Object.isFrozen(block.lines)).toBe(true);
+  });
+
+  test('its Headers hold the same fields, made once', () => {
+    const block = fieldBlock(fields);
+    const first = block.headers;
+    expect(first).toBeInstanceOf(Headers);
+    expect([...first].flat()).toEqual([...block.lines]);
+    expect(block.headers).toBe(first);
+  });
+
+  test('refuses what Headers refuses, when the set is built', () => {
+    const refusals: Array<[string, string]> = [
+      ['bad name', 'x'],
+      ['', 'x'],
+      ['x-split', 'a\r\nset-cookie: stolen=1'],
+      ['x-nul', 'a\u0000b'],
+      ['x-wide', 'snow \u2603'],
+    ];
+    for (const field of refusals) {
+      expect(() => new Headers([field])).toThrow(TypeError);
+      expect(() => fieldBlock([field])).toThrow(TypeError);
+    }
+    expect(() => fieldBlock([['x-split', 'a\nb']])).toThrow('Invalid value for header "x-split"');
+    expect(() => fieldBlock([['bad name', 'x']])).toThrow('Invalid header name: "bad name"');
+  });
+});

@@ -14,6 +14,8 @@
  * (which hooks may have changed) is what goes out.
  */
 
+import { isHttpToken } from '../security/header-guards.ts';
+
 /** The request property an adapter sets (to true) to receive planned answers from the pipeline. */
 export const WIRE_ANSWERS: unique symbol = Symbol('charter.wireAnswers');
 
@@ -34,6 +36,71 @@ export function wireHeaders(headers: Headers): WireHeaders {
   const lines: string[] = [];
   for (const [name, value] of headers) lines.push(name, value);
   return Object.freeze({ headers, lines: Object.freeze(lines) });
+}
+
+/**
+ * A fixed header set given as fields: its lines now, its `Headers` on first use. On Node, `Headers`,
+ * `Request` and `Response` are undici's, which Node loads the first time any of them is named (about
+ * 35 ms); an App served by charter/node writes planned answers from the lines and never needs them.
+ */
+class FieldBlock implements WireHeaders {
+  readonly lines: readonly string[];
+  #headers: Headers | undefined = undefined;
+
+  constructor(lines: readonly string[]) {
+    this.lines = lines;
+  }
+
+  get headers(): Headers {
+    if (this.#headers === undefined) {
+      const headers = new Headers();
+      for (let i = 0; i < this.lines.length; i += 2) {
+        headers.append(this.lines[i] as string, this.lines[i + 1] as string);
+      }
+      this.#headers = headers;
+    }
+    return this.#headers;
+  }
+}
+
+const isHttpWhitespace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+/**
+ * A value as `Headers` keeps it (Fetch §2.2.2 "normalize": leading and trailing HTTP whitespace
+ * removed), or undefined when `Headers` would refuse it: NUL, CR or LF inside, or a code unit above
+ * 0xFF (no ByteString).
+ */
+function normalizedValue(raw: string): string | undefined {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && isHttpWhitespace(raw.charCodeAt(start))) start++;
+  while (end > start && isHttpWhitespace(raw.charCodeAt(end - 1))) end--;
+  for (let i = start; i < end; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === 0x00 || code === 0x0a || code === 0x0d || code > 0xff) return undefined;
+  }
+  return raw.slice(start, end);
+}
+
+/**
+ * The wire form of `fields`, each set in turn as `Headers#set` would (a later field replaces an
+ * earlier one of the same name), with the lines `Headers` would iterate: names in lower case, in
+ * ascending order (Fetch §2.2.2 "sort and combine"; one value per name, since each was set).
+ * A name that is no token or a value that is no field value throws the TypeError `Headers` would,
+ * at the same moment: when the set is built, not when it is first sent.
+ */
+export function fieldBlock(fields: Iterable<readonly [string, string]>): WireHeaders {
+  const values = new Map<string, string>();
+  for (const [name, raw] of fields) {
+    const value = normalizedValue(raw);
+    if (!isHttpToken(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+    if (value === undefined) throw new TypeError(`Invalid value for header ${JSON.stringify(name)}`);
+    values.set(name.toLowerCase(), value);
+  }
+  const lines: string[] = [];
+  for (const name of [...values.keys()].sort()) lines.push(name, values.get(name) as string);
+  return Object.freeze(new FieldBlock(Object.freeze(lines)));
 }
 
 /** What an adapter writes for a planned answer: the status line, the header lines, the content. */
@@ -67,6 +134,7 @@ export class PlannedResponse {
   materialize(): Response {
     let real = this.#real;
     if (real === undefined) {
+      linkPlannedResponses();
       // `new Response(body, { headers })` copies the prebuilt set: changes to it stay on this answer.
       real = new Response(this.#payload, { status: this.#status, headers: this.#headers.headers });
       this.#real = real;
@@ -141,10 +209,23 @@ export class PlannedResponse {
   }
 }
 
-// `instanceof Response` and `Object.prototype.toString` see a Response; members the class does not
-// define (none today) would reach Response.prototype and fail its brand check loudly, never silently.
-Object.setPrototypeOf(PlannedResponse.prototype, Response.prototype);
+// `Object.prototype.toString` sees a Response.
 Object.defineProperty(PlannedResponse.prototype, Symbol.toStringTag, { value: 'Response' });
+
+let linkedToResponse = false;
+
+/**
+ * Puts `Response.prototype` under every planned answer, so `instanceof Response` holds; members the
+ * class does not define (none today) would reach Response.prototype and fail its brand check loudly,
+ * never silently. Not done at import: on Node, naming `Response` loads undici (about 35 ms of a
+ * start), and charter/node writes planned answers without user code ever holding one. Whatever hands
+ * one to user code (response hooks) or builds the real Response calls this first.
+ */
+export function linkPlannedResponses(): void {
+  if (linkedToResponse) return;
+  linkedToResponse = true;
+  Object.setPrototypeOf(PlannedResponse.prototype, Response.prototype);
+}
 
 /**
  * The answer an adapter may write itself: a planned answer nobody has touched. Undefined for any

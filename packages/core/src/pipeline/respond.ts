@@ -4,7 +4,7 @@ import { isJsonMediaType, mediaType } from './body.ts';
 import type { CompiledRoute, ResponseHeaderSets, ResponsePlan } from './compiled-route.ts';
 import type { RequestContext } from './context.ts';
 import { isFieldValue, setResponseHeaders } from './response-headers.ts';
-import { PlannedResponse, type WireHeaders, wireHeaders } from './planned-response.ts';
+import { fieldBlock, PlannedResponse, type WireHeaders } from './planned-response.ts';
 import { recordPayload } from './response-payload.ts';
 import { isHttpToken } from '../security/header-guards.ts';
 import { ResponseContractError } from './contract-violation.ts';
@@ -25,28 +25,69 @@ export function responsePlan(
   contentType: string | undefined,
   security: ReadonlyArray<readonly [string, string]>,
 ): ResponsePlan {
-  const build = (type: string | undefined): WireHeaders => {
-    const headers = new Headers(type === undefined ? undefined : { 'content-type': type });
-    for (const [name, value] of security) headers.set(name, value);
-    return wireHeaders(headers);
-  };
+  const build = (type: string | undefined): WireHeaders =>
+    fieldBlock(type === undefined ? security : [['content-type', type], ...security]);
   const sets = Object.freeze({
     empty: build(undefined),
     json: build(contentType ?? JSON_TYPE),
     text: build(TEXT_TYPE),
   });
-  const init = (set: WireHeaders): ResponseInit => Object.freeze({ status, headers: set.headers });
   return Object.freeze({
     status,
     schema,
     contentType,
     stringAsJson: contentType !== undefined && isJsonMediaType(mediaType(contentType) ?? ''),
     headersFor: sets,
-    initFor: Object.freeze({ empty: init(sets.empty), json: init(sets.json), text: init(sets.text) }),
+    initFor: responseInits(status, sets),
   });
 }
 
+/**
+ * `{ status, headers }` of each header set, each made on first use: the `Headers` inside are (see
+ * `fieldBlock`), and an adapter that writes planned answers never asks for them.
+ */
+class ResponseInits {
+  readonly #status: number;
+  readonly #sets: ResponseHeaderSets;
+  #empty: ResponseInit | undefined = undefined;
+  #json: ResponseInit | undefined = undefined;
+  #text: ResponseInit | undefined = undefined;
+
+  constructor(status: number, sets: ResponseHeaderSets) {
+    this.#status = status;
+    this.#sets = sets;
+  }
+
+  get empty(): ResponseInit {
+    return (this.#empty ??= Object.freeze({ status: this.#status, headers: this.#sets.empty.headers }));
+  }
+  get json(): ResponseInit {
+    return (this.#json ??= Object.freeze({ status: this.#status, headers: this.#sets.json.headers }));
+  }
+  get text(): ResponseInit {
+    return (this.#text ??= Object.freeze({ status: this.#status, headers: this.#sets.text.headers }));
+  }
+}
+
+/** The inits of `status` on `sets`, for `new Response(payload, init)`; see ResponsePlan.initFor. */
+export function responseInits(status: number, sets: ResponseHeaderSets): ResponsePlan['initFor'] {
+  return Object.freeze(new ResponseInits(status, sets));
+}
+
+/**
+ * True for a plain object, a plain array or a value that is no object: the usual handler results and
+ * bodies, none of them a Response or a body `new Response` takes as it is. Asked before `instanceof`
+ * so that on Node naming `Response` or `FormData` (undici, loaded on first use) waits for an app that
+ * has one (planned-response.ts, `linkPlannedResponses`).
+ */
+function isPlainValue(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+}
+
 function isPassThroughBody(body: unknown): body is BodyInit {
+  if (isPlainValue(body)) return false;
   return (
     body instanceof ReadableStream ||
     body instanceof Blob ||
@@ -271,7 +312,7 @@ export function respond(
   ctx: RequestContext,
   result: unknown,
 ): Response | Promise<Response> {
-  if (result instanceof Response) {
+  if (!isPlainValue(result) && result instanceof Response) {
     planFor(route, result.status);
     return acceptRawResponse(route, ctx, result, 'The handler');
   }
