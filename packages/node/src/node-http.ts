@@ -8,4 +8,16 @@
  */
 import type * as NodeHttp from 'node:http';
 
-export const http: typeof NodeHttp = process.getBuiltinModule('node:http');
+function builtinHttp(): typeof NodeHttp {
+  const runtime = globalThis.process as
+    | { getBuiltinModule?: (id: 'node:http') => typeof NodeHttp }
+    | undefined;
+  if (typeof runtime?.getBuiltinModule !== 'function') {
+    throw new Error(
+      'charter/node needs Node 24 or later: this runtime has no process.getBuiltinModule to reach node:http with',
+    );
+  }
+  return runtime.getBuiltinModule('node:http');
+}
+
+export const http: typeof NodeHttp = builtinHttp();
