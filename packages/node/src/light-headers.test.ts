@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { isFieldName, NodeLightHeaders } from './light-headers.ts';
+import { isFieldName, linkLightHeaders, NodeLightHeaders } from './light-headers.ts';
 
 /** The Headers a Request would hold for the same raw lines, to compare with. */
 function realOf(raw: string[]): Headers {
@@ -25,6 +25,8 @@ describe('NodeLightHeaders: a Node header section read without building a Header
   });
 
   test('it is a Headers to everyone else: instanceof, iteration, copies, a Request built from it', () => {
+    // What the adapter does when it builds its first real Headers or Request (see linkLightHeaders).
+    linkLightHeaders();
     const light = new NodeLightHeaders(raw, false) as unknown as Headers;
     expect(light).toBeInstanceOf(Headers);
     expect(Object.prototype.toString.call(light)).toBe('[object Headers]');

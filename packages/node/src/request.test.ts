@@ -186,8 +186,8 @@ describe('scanHead and toNodeRequest: one pass over the raw lines, a real Reques
       url: '/p?q=1',
     });
     const request = toNodeRequest(req, res, scanHead(req), undefined, 1024) as NodeLightRequest;
-    expect(request).toBeInstanceOf(Request);
     expect(request).toBeInstanceOf(NodeLightRequest);
+    expect(Object.prototype.toString.call(request)).toBe('[object Request]');
     expect(request.url).toBe('http://api.test:8080/p?q=1');
     expect(request.method).toBe('GET');
     expect(request.headers.get('accept')).toBe('a, b');
@@ -201,6 +201,8 @@ describe('scanHead and toNodeRequest: one pass over the raw lines, a real Reques
     const real = userRequest(request as unknown as Request);
     expect(real).not.toBeInstanceOf(NodeLightRequest);
     expect(request.built).toBe(real);
+    // Once a real Request exists the light ones are linked to Request.prototype (linkLightRequests).
+    expect(request).toBeInstanceOf(Request);
     expect(new Request(real).headers.get('host')).toBe('api.test:8080');
     expect(real.url).toBe(request.url);
     expect(real.headers.get('accept')).toBe('a, b');
