@@ -8,11 +8,13 @@ import {
   plannedAnswer,
   realResponse,
   WIRE_ANSWERS,
-  wireHeaders,
 } from './planned-response.ts';
 import { responsePayload } from './response-payload.ts';
 
-const set = wireHeaders(new Headers({ 'content-type': 'application/json', 'x-frame-options': 'DENY' }));
+const set = fieldBlock([
+  ['content-type', 'application/json'],
+  ['x-frame-options', 'DENY'],
+]);
 const planned = (status = 200, payload: string | null = '{"ok":true}'): Response =>
   new PlannedResponse(status, set, payload) as unknown as Response;
 

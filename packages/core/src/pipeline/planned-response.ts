@@ -31,13 +31,6 @@ export interface WireHeaders {
   readonly lines: readonly string[];
 }
 
-/** Builds the wire form of a header set that never changes afterwards. */
-export function wireHeaders(headers: Headers): WireHeaders {
-  const lines: string[] = [];
-  for (const [name, value] of headers) lines.push(name, value);
-  return Object.freeze({ headers, lines: Object.freeze(lines) });
-}
-
 /**
  * A fixed header set given as fields: its lines now, its `Headers` on first use. On Node, `Headers`,
  * `Request` and `Response` are undici's, which Node loads the first time any of them is named (about
