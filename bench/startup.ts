@@ -95,16 +95,19 @@ function packageDir(name: string): string {
   return dirname(Bun.resolveSync(`${name}/package.json`, ROOT));
 }
 
+/** zod and the benchmark app's four schemas, as the app and the floor both declare them. */
+const ZOD_SCHEMAS = `import { z } from 'zod';
+const Static = z.object({ message: z.string() });
+const UserParams = z.object({ id: z.number().int() });
+const User = z.object({ id: z.number().int(), name: z.string() });
+const Echo = z.object({ name: z.string().min(1), age: z.number().int().min(0), tags: z.array(z.string()) });`;
+
 const APP = (validator: 'zod' | 'arktype'): string => `
 import { App } from 'charter';
 import { serve } from 'charter/bun';
 ${
   validator === 'zod'
-    ? `import { z } from 'zod';
-const Static = z.object({ message: z.string() });
-const UserParams = z.object({ id: z.number().int() });
-const User = z.object({ id: z.number().int(), name: z.string() });
-const Echo = z.object({ name: z.string().min(1), age: z.number().int().min(0), tags: z.array(z.string()) });`
+    ? ZOD_SCHEMAS
     : `import { type } from 'arktype';
 const Static = type({ message: 'string' });
 const UserParams = type({ id: 'number.integer' });
@@ -123,36 +126,23 @@ await serve(app, { port: Number(process.argv[2]), hostname: '127.0.0.1', signals
 
 /** The floor: zod and the same schemas, raw \`Bun.serve\`, the answer to \`GET /static\` checked by zod. */
 const FLOOR_ZOD = `
-import { z } from 'zod';
-const Static = z.object({ message: z.string() });
-const UserParams = z.object({ id: z.number().int() });
-const User = z.object({ id: z.number().int(), name: z.string() });
-const Echo = z.object({ name: z.string().min(1), age: z.number().int().min(0), tags: z.array(z.string()) });
+${ZOD_SCHEMAS}
 function handle(request) {
   if (new URL(request.url).pathname !== '/static') return new Response('Not Found', { status: 404 });
   const checked = Static['~standard'].validate({ message: 'Hello, World!' });
   if (checked.issues) return new Response('Internal Server Error', { status: 500 });
   return Response.json(checked.value);
 }
-const server = Bun.serve({ port: Number(process.argv[2]), hostname: '127.0.0.1', fetch: handle });
-`;
-
-/** Appended to the floor for --instructions, as SELF_REQUEST is to the app. */
-const FLOOR_SELF_REQUEST = `
-const answer = await handle(new Request('http://127.0.0.1:' + process.argv[2] + '/static'));
-await answer.arrayBuffer();
-if (answer.status !== 200) throw new Error('GET /static answered ' + answer.status);
-server.stop(true);
-process.exit(0);
+Bun.serve({ port: Number(process.argv[2]), hostname: '127.0.0.1', fetch: handle });
 `;
 
 /**
- * Appended to the app for --instructions: once listening, it asks itself for `GET /static` through
- * `app.fetch` and exits. (Over the socket, Bun 1.4.5 runs an SSE4.2 string instruction that valgrind
- * 3.19 cannot execute, and the child dies of SIGILL.)
+ * Appended to a server for --instructions: once listening, it asks itself for `GET /static` through
+ * `answer` (`app.fetch`, the floor's `handle`) and exits. (Over the socket, Bun 1.4.5 runs an SSE4.2
+ * string instruction that valgrind 3.19 cannot execute, and the child dies of SIGILL.)
  */
-const SELF_REQUEST = `
-const answer = await app.fetch(new Request('http://127.0.0.1:' + process.argv[2] + '/static'));
+const selfRequest = (answer: string): string => `
+const answer = await ${answer}(new Request('http://127.0.0.1:' + process.argv[2] + '/static'));
 await answer.arrayBuffer();
 if (answer.status !== 200) throw new Error('GET /static answered ' + answer.status);
 process.exit(0);
@@ -174,13 +164,13 @@ function scratchProject(dist: string): string {
   writeFileSync(join(dir, 'import.mjs'), "import 'charter';\n");
   writeFileSync(join(dir, 'zod.mjs'), "import 'zod';\n");
   writeFileSync(join(dir, 'app-zod.mjs'), APP('zod'));
-  writeFileSync(join(dir, 'app-zod-self.mjs'), APP('zod') + SELF_REQUEST);
+  writeFileSync(join(dir, 'app-zod-self.mjs'), APP('zod') + selfRequest('app.fetch'));
   writeFileSync(join(dir, 'floor-zod.mjs'), FLOOR_ZOD);
-  writeFileSync(join(dir, 'floor-zod-self.mjs'), FLOOR_ZOD + FLOOR_SELF_REQUEST);
+  writeFileSync(join(dir, 'floor-zod-self.mjs'), FLOOR_ZOD + selfRequest('handle'));
   if (WITH_ARKTYPE) {
     writeFileSync(join(dir, 'arktype.mjs'), "import 'arktype';\n");
     writeFileSync(join(dir, 'app-arktype.mjs'), APP('arktype'));
-    writeFileSync(join(dir, 'app-arktype-self.mjs'), APP('arktype') + SELF_REQUEST);
+    writeFileSync(join(dir, 'app-arktype-self.mjs'), APP('arktype') + selfRequest('app.fetch'));
   }
   if (WITH_CHUNKS) {
     for (const file of readdirSync(join(charter, 'dist')).filter((f) => f.endsWith('.js'))) {

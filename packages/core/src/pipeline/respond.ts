@@ -59,13 +59,17 @@ class ResponseInits {
   }
 
   get empty(): ResponseInit {
-    return (this.#empty ??= Object.freeze({ status: this.#status, headers: this.#sets.empty.headers }));
+    return (this.#empty ??= this.#init(this.#sets.empty));
   }
   get json(): ResponseInit {
-    return (this.#json ??= Object.freeze({ status: this.#status, headers: this.#sets.json.headers }));
+    return (this.#json ??= this.#init(this.#sets.json));
   }
   get text(): ResponseInit {
-    return (this.#text ??= Object.freeze({ status: this.#status, headers: this.#sets.text.headers }));
+    return (this.#text ??= this.#init(this.#sets.text));
+  }
+
+  #init(set: WireHeaders): ResponseInit {
+    return Object.freeze({ status: this.#status, headers: set.headers });
   }
 }
 
